@@ -1,0 +1,134 @@
+// Package record defines the record kinds of the sports database as data: for each kind its
+// fields in the order the public service sends them, its id, the fields queries use, and the
+// views (subsets of fields, in wire order) that endpoints answer with.
+package record
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Norm says how an indexed field is kept for matching.
+type Norm int
+
+const (
+	// Exact keeps the value as it is.
+	Exact Norm = iota
+	// Name keeps a folded copy (see Fold) for case- and accent-insensitive matching and sorting.
+	Name
+	// List keeps a folded copy of a comma separated list as ",a,b,c," so one item can be matched.
+	List
+)
+
+// Index is a field that queries filter or sort on; the stores keep it in a column of its own.
+type Index struct {
+	Field string
+	Norm  Norm
+}
+
+// Column is the storage column of an indexed field.
+func (ix Index) Column() string {
+	switch ix.Norm {
+	case Name:
+		return "n_" + strings.ToLower(ix.Field)
+	case List:
+		return "l_" + strings.ToLower(ix.Field)
+	}
+	return "c_" + strings.ToLower(ix.Field)
+}
+
+// Kind is one kind of record.
+type Kind struct {
+	// Name is the kind's name, also its table name.
+	Name string
+	// Fields lists every field the kind can hold, in the order of the fullest v1 view.
+	Fields []string
+	// Key names the fields whose values, joined by "|", form the record's id.
+	Key []string
+	// Indexed are the fields queries use.
+	Indexed []Index
+	// Views are the named field lists endpoints answer with; "full" is always Fields.
+	Views map[string]*View
+
+	pos map[string]int
+}
+
+// Pos is the position of field in Fields, or -1.
+func (k *Kind) Pos(field string) int {
+	if p, ok := k.pos[field]; ok {
+		return p
+	}
+	return -1
+}
+
+// Has says whether the kind has the field.
+func (k *Kind) Has(field string) bool { _, ok := k.pos[field]; return ok }
+
+// IndexOf returns the index definition of an indexed field.
+func (k *Kind) IndexOf(field string, norm Norm) (Index, bool) {
+	for _, ix := range k.Indexed {
+		if ix.Field == field && ix.Norm == norm {
+			return ix, true
+		}
+	}
+	return Index{}, false
+}
+
+// View returns the named view; it panics on an unknown name, which is a programming error.
+func (k *Kind) View(name string) *View {
+	v, ok := k.Views[name]
+	if !ok {
+		panic(fmt.Sprintf("record: kind %s has no view %q", k.Name, name))
+	}
+	return v
+}
+
+// NewRecord returns an empty record of the kind: every field null.
+func (k *Kind) NewRecord() Record {
+	return Record{Kind: k, Values: make([]Value, len(k.Fields))}
+}
+
+// View is an ordered subset of a kind's fields.
+type View struct {
+	Name   string
+	Fields []string
+	pos    []int
+}
+
+func newKind(name string, fields []string, key []string, indexed []Index, views map[string][]string) *Kind {
+	k := &Kind{Name: name, Fields: fields, Key: key, Indexed: indexed, Views: map[string]*View{}, pos: map[string]int{}}
+	for i, f := range fields {
+		if _, dup := k.pos[f]; dup {
+			panic("record: duplicate field " + f + " in " + name)
+		}
+		k.pos[f] = i
+	}
+	for _, f := range key {
+		if !k.Has(f) {
+			panic("record: key field " + f + " not in " + name)
+		}
+	}
+	for _, ix := range indexed {
+		if !k.Has(ix.Field) {
+			panic("record: indexed field " + ix.Field + " not in " + name)
+		}
+	}
+	if views == nil {
+		views = map[string][]string{}
+	}
+	if _, ok := views["full"]; !ok {
+		views["full"] = fields
+	}
+	for vn, vf := range views {
+		v := &View{Name: vn, Fields: vf, pos: make([]int, len(vf))}
+		for i, f := range vf {
+			p := k.Pos(f)
+			if p < 0 {
+				panic("record: view " + vn + " of " + name + " names unknown field " + f)
+			}
+			v.pos[i] = p
+		}
+		k.Views[vn] = v
+	}
+	return k
+}

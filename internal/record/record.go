@@ -1,0 +1,104 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Value is one field value: a string, or null when Valid is false. The public service sends
+// every v1 value as a string or null; "" and null both mean no value but are kept apart,
+// because clients see the difference.
+type Value struct {
+	S     string
+	Valid bool
+}
+
+// Str returns a non-null value.
+func Str(s string) Value { return Value{S: s, Valid: true} }
+
+// Null is the null value.
+var Null = Value{}
+
+// Empty says whether the value carries nothing: null or "".
+func (v Value) Empty() bool { return !v.Valid || v.S == "" }
+
+// Record is one record: Values is aligned with Kind.Fields.
+type Record struct {
+	Kind   *Kind
+	Values []Value
+}
+
+// Get returns the value of a field, null for a field the kind does not have.
+func (r Record) Get(field string) Value {
+	if p := r.Kind.Pos(field); p >= 0 && p < len(r.Values) {
+		return r.Values[p]
+	}
+	return Null
+}
+
+// Str returns the text of a field, "" for null.
+func (r Record) Str(field string) string { return r.Get(field).S }
+
+// Set sets a field; it panics on a field the kind does not have (a programming error).
+func (r Record) Set(field string, v Value) {
+	p := r.Kind.Pos(field)
+	if p < 0 {
+		panic(fmt.Sprintf("record: %s has no field %s", r.Kind.Name, field))
+	}
+	r.Values[p] = v
+}
+
+// ErrNoID is returned for a record whose id fields are empty.
+var ErrNoID = errors.New("record has no id")
+
+// ID is the record's id: its key fields joined by "|".
+func (r Record) ID() (string, error) {
+	parts := make([]string, len(r.Kind.Key))
+	for i, f := range r.Kind.Key {
+		v := r.Get(f)
+		if v.Empty() {
+			return "", fmt.Errorf("%s: %w (%s is empty)", r.Kind.Name, ErrNoID, f)
+		}
+		parts[i] = v.S
+	}
+	return strings.Join(parts, "|"), nil
+}
+
+// Merge returns old updated by incoming: a value of incoming replaces the stored one unless it
+// is null, and "" replaces only null. So a summary or partial record never erases what a
+// fuller record already set.
+func Merge(old, incoming Record) Record {
+	out := Record{Kind: old.Kind, Values: make([]Value, len(old.Kind.Fields))}
+	copy(out.Values, old.Values)
+	for i, v := range incoming.Values {
+		if i >= len(out.Values) || !v.Valid {
+			continue
+		}
+		if v.S == "" && out.Values[i].Valid {
+			continue
+		}
+		out.Values[i] = v
+	}
+	return out
+}
+
+// Equal says whether two records hold the same values.
+func Equal(a, b Record) bool {
+	if a.Kind != b.Kind || len(a.Values) != len(b.Values) {
+		return false
+	}
+	for i := range a.Values {
+		if a.Values[i] != b.Values[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Clone returns a copy whose values can be changed independently.
+func (r Record) Clone() Record {
+	v := make([]Value, len(r.Values))
+	copy(v, r.Values)
+	return Record{Kind: r.Kind, Values: v}
+}

@@ -1,0 +1,151 @@
+// Package store defines what sportsdb keeps and how it asks for it. The SQLite and PostgreSQL
+// implementations live below it; storetest is the suite both must pass.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"sportsdb/internal/record"
+)
+
+// Sentinel errors; implementations map driver errors onto them.
+var (
+	// ErrNotFound: no such record or key.
+	ErrNotFound = errors.New("not found")
+	// ErrUnavailable: the database cannot be reached or answered too late. The API answers 503.
+	ErrUnavailable = errors.New("database unavailable")
+	// ErrConflict: the thing to create exists already.
+	ErrConflict = errors.New("already exists")
+	// ErrBadQuery: the query names a field that is not indexed, or an operator that does not
+	// apply. A programming error, reported rather than run.
+	ErrBadQuery = errors.New("bad query")
+)
+
+// Op is a comparison of a query condition.
+type Op int
+
+const (
+	// Eq: the indexed column equals Value. On a record.Name index, Value is folded first.
+	Eq Op = iota
+	// Contains: the folded column contains the folded Value (record.Name indexes only).
+	Contains
+	// Prefix: the folded column starts with the folded Value (record.Name indexes only).
+	Prefix
+	// ListHas: the comma list holds the folded Value as one item (record.List indexes only).
+	ListHas
+	// ListContains: one item of the comma list contains the folded Value (record.List only).
+	ListContains
+	// Gt, Ge, Lt, Le compare text (dates and timestamps compare correctly as text).
+	Gt
+	Ge
+	Lt
+	Le
+	// NotEmpty: the column is neither null nor "".
+	NotEmpty
+)
+
+// Cond is one condition. With Or set, the condition holds when any of Or holds, and Field,
+// Norm, Op and Value are ignored.
+type Cond struct {
+	Field string
+	Norm  record.Norm
+	Op    Op
+	Value string
+	Or    []Cond
+}
+
+// Order is one sort key. Numeric sorts the column as an integer.
+type Order struct {
+	Field   string
+	Norm    record.Norm
+	Desc    bool
+	Numeric bool
+}
+
+// Query asks for records of one kind. Every field in Where and OrderBy must be indexed on
+// the kind with the given Norm. Records come in OrderBy order, then in insertion order.
+// Limit 0 means no limit.
+type Query struct {
+	Kind    *record.Kind
+	Where   []Cond
+	OrderBy []Order
+	Limit   int
+}
+
+// Records reads and writes sports records.
+type Records interface {
+	// Find returns the records the query selects; none is not an error.
+	Find(ctx context.Context, q Query) ([]record.Record, error)
+	// Get returns one record by id, or ErrNotFound.
+	Get(ctx context.Context, k *record.Kind, id string) (record.Record, error)
+	// Scan calls fn for every record of a kind in insertion order (export).
+	Scan(ctx context.Context, k *record.Kind, fn func(record.Record) error) error
+	// Count returns how many records of a kind there are.
+	Count(ctx context.Context, k *record.Kind) (int64, error)
+	// Write runs fn in one transaction: all of it is kept, or nothing when fn or the commit
+	// fails. Each successful Write advances DataVersion.
+	Write(ctx context.Context, fn func(Tx) error) error
+	// DataVersion changes whenever the records change; caches key on it.
+	DataVersion(ctx context.Context) (int64, error)
+}
+
+// Tx writes records inside Write.
+type Tx interface {
+	// Upsert stores a record, merged (record.Merge) into a stored record of the same id.
+	Upsert(ctx context.Context, r record.Record) error
+	// Replace stores a record as it is, replacing a stored record of the same id.
+	Replace(ctx context.Context, r record.Record) error
+	// DeleteAll removes every record of a kind (used by gen before it regenerates).
+	DeleteAll(ctx context.Context, k *record.Kind) error
+}
+
+// Tier of an API key.
+type Tier string
+
+const (
+	Free     Tier = "free"
+	Premium  Tier = "premium"
+	Business Tier = "business"
+)
+
+// ParseTier reads a tier name.
+func ParseTier(s string) (Tier, bool) {
+	switch t := Tier(s); t {
+	case Free, Premium, Business:
+		return t, true
+	}
+	return "", false
+}
+
+// Key is a stored API key. The key itself is never stored: Hash is its SHA-256 (auth.Hash).
+type Key struct {
+	Hash    string
+	Tier    Tier
+	Label   string
+	Created time.Time
+	Revoked *time.Time
+}
+
+// Keys stores API keys.
+type Keys interface {
+	// AddKey stores a key; ErrConflict when the hash is stored already.
+	AddKey(ctx context.Context, k Key) error
+	// KeyByHash returns the key with that hash, revoked or not, or ErrNotFound.
+	KeyByHash(ctx context.Context, hash string) (Key, error)
+	// ListKeys returns every key, oldest first.
+	ListKeys(ctx context.Context) ([]Key, error)
+	// RevokeKey marks a key revoked; ErrNotFound when there is no such key.
+	RevokeKey(ctx context.Context, hash string, at time.Time) error
+}
+
+// Store is a whole database.
+type Store interface {
+	Records
+	Keys
+	// Ping says whether the database answers.
+	Ping(ctx context.Context) error
+	// Close releases the database.
+	Close() error
+}
