@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"sportsdb/internal/api/caps"
+	"sportsdb/internal/auth"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/gen"
+	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/server"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/backend"
+)
+
+func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "log-level", "log-format", "key-fails", "trust-proxy")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("serve takes no arguments, got %q", fs.Args())
+	}
+	logger, err := newLogger(stderr, *v["log-level"], *v["log-format"])
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(logger)
+	clk, err := clock.FromEnv()
+	if err != nil {
+		return err
+	}
+	dsn := *v["db"]
+	fresh := false
+	if !backend.IsPostgres(dsn) {
+		if _, err := os.Stat(dsn); errors.Is(err, os.ErrNotExist) {
+			fresh = true
+		}
+	}
+	st, err := openDB(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if fresh {
+		if err := seedDemo(ctx, st, clk, stdout); err != nil {
+			return err
+		}
+	}
+	fails, err := strconv.Atoi(*v["key-fails"])
+	if err != nil || fails < 1 {
+		return fmt.Errorf("--key-fails %q: want a whole number of at least 1", *v["key-fails"])
+	}
+	limiter, err := newLimiter(*v["redis"], clk, logger)
+	if err != nil {
+		return err
+	}
+	if c, ok := limiter.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
+	table := caps.New()
+	srv := server.New(server.Config{
+		Store: st, Clock: clk, Caps: table, Logger: logger, Limiter: limiter,
+		Auth:       auth.New(st, clk, auth.Options{}),
+		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: fails, Window: time.Minute}),
+		TrustProxy: *v["trust-proxy"] == "true",
+	})
+	if path := *v["caps"]; path != "" {
+		if err := table.LoadFile(path); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", *v["addr"])
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	fmt.Fprintf(stdout, "sportsdb listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "try: curl http://%s/api/v1/json/123/all_sports.php\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	logger.Info("shutting down")
+	return hs.Shutdown(shutdown)
+}
+
+// openDB opens the store and makes sure a new database accepts the published free keys.
+func openDB(ctx context.Context, dsn string) (store.Store, error) {
+	st, err := backend.Open(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if err := auth.EnsurePublished(ctx, st); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("published keys: %w", err)
+	}
+	return st, nil
+}
+
+// seedDemo fills a new database with the demo dataset and prints a demo premium key.
+func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Writer) error {
+	sum, err := gen.Generate(ctx, st, gen.Options{Scale: "demo", Seed: 1, Now: clk.Now()})
+	if err != nil {
+		return fmt.Errorf("demo data: %w", err)
+	}
+	key := auth.NewKey()
+	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: "demo", Created: clk.Now()}); err != nil {
+		return fmt.Errorf("demo key: %w", err)
+	}
+	fmt.Fprintf(stdout, "created a new database with the demo dataset (%s)\n", sum)
+	fmt.Fprintf(stdout, "free keys: 123 and 3; demo premium key (shown once): %s\n", key)
+	return nil
+}
+
+func newLimiter(redisURL string, clk clock.Clock, logger *slog.Logger) (server.Limiter, error) {
+	if redisURL == "" {
+		return ratelimit.NewMemory(clk), nil
+	}
+	l, err := ratelimit.NewRedis(redisURL, clk, ratelimit.RedisOptions{Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("redis: %w", err)
+	}
+	return l, nil
+}

@@ -1,0 +1,240 @@
+// Package apitest runs API requests through the real server (routing, keys, rate limits,
+// cache) on a real database, for the tests of the v1 and v2 packages.
+//
+// The database is a fresh SQLite file per test. With SPORTSDB_TEST_API_DB=postgres the same
+// tests run on PostgreSQL instead (at SPORTSDB_TEST_POSTGRES, in a schema of their own).
+package apitest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sportsdb/internal/api/caps"
+	"sportsdb/internal/auth"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/gen"
+	"sportsdb/internal/ingest"
+	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/server"
+	"sportsdb/internal/store"
+)
+
+// FixtureNow is when the recorded responses were taken; tests pin the clock to it.
+var FixtureNow = time.Date(2026, 10, 5, 20, 5, 0, 0, time.UTC)
+
+// Import is a file to load, with the request it answered ("" when none).
+type Import struct {
+	Path string
+	URL  string
+}
+
+// Options shape a test environment.
+type Options struct {
+	Imports []Import
+	// Demo fills the demo dataset (seed 1) before the imports.
+	Demo bool
+	// Now pins the clock; zero means FixtureNow.
+	Now time.Time
+	// CapsFile overrides caps as an operator's caps file would.
+	CapsFile string
+	// Limiter counts requests; nil admits every request, so API tests are not shaped by limits.
+	Limiter server.Limiter
+	// Logger receives the server's logs; nil discards them.
+	Logger *slog.Logger
+	// KeyFails is the number of failed key checks per address and minute (default 1000).
+	KeyFails int
+}
+
+// Env is a running server on its own database.
+type Env struct {
+	Server      *server.Server
+	Store       store.Store
+	Clock       clock.Clock
+	FreeKey     string
+	PremiumKey  string
+	BusinessKey string
+}
+
+// New builds an environment; everything is closed when the test ends.
+func New(t testing.TB, opts Options) *Env {
+	t.Helper()
+	ctx := context.Background()
+	now := opts.Now
+	if now.IsZero() {
+		now = FixtureNow
+	}
+	clk := clock.Fixed(now)
+	st := openStore(t)
+	if err := auth.EnsurePublished(ctx, st); err != nil {
+		t.Fatalf("published keys: %v", err)
+	}
+	if opts.Demo {
+		if _, err := gen.Generate(ctx, st, gen.Options{Scale: "demo", Seed: 1, Now: now}); err != nil {
+			t.Fatalf("demo data: %v", err)
+		}
+	}
+	for _, im := range opts.Imports {
+		if _, err := ingest.Import(ctx, st, []string{im.Path}, ingest.Options{SourceURL: im.URL}); err != nil {
+			t.Fatalf("import %s: %v", im.Path, err)
+		}
+	}
+	env := &Env{Store: st, Clock: clk, FreeKey: "123"}
+	env.PremiumKey = addKey(t, st, store.Premium, now)
+	env.BusinessKey = addKey(t, st, store.Business, now)
+	if opts.Limiter == nil {
+		opts.Limiter = unlimited{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.KeyFails == 0 {
+		opts.KeyFails = 1000
+	}
+	table := caps.New()
+	env.Server = server.New(server.Config{
+		Store: st, Clock: clk, Caps: table, Logger: opts.Logger,
+		Auth:    auth.New(st, clk, auth.Options{}),
+		Guard:   auth.NewFailGuard(auth.FailGuardOptions{Limit: opts.KeyFails, Window: time.Minute}),
+		Limiter: opts.Limiter,
+	})
+	if opts.CapsFile != "" {
+		if err := table.LoadFile(opts.CapsFile); err != nil {
+			t.Fatalf("caps file: %v", err)
+		}
+	}
+	return env
+}
+
+func addKey(t testing.TB, st store.Store, tier store.Tier, now time.Time) string {
+	t.Helper()
+	key := auth.NewKey()
+	if err := st.AddKey(context.Background(), store.Key{Hash: auth.Hash(key), Tier: tier, Label: "test", Created: now}); err != nil {
+		t.Fatalf("add %s key: %v", tier, err)
+	}
+	return key
+}
+
+// Response is an answer as a client sees it.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Get requests path (with its query) through the server; headers come in name, value pairs.
+func (e *Env) Get(t testing.TB, path string, headers ...string) *Response {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "http://sportsdb.test/", nil)
+	// Set the raw path as a client would send it, without Go's URL cleaning.
+	p, q, _ := strings.Cut(path, "?")
+	req.URL.RawQuery = q
+	req.URL.Path, req.URL.RawPath = unescapePath(p), p
+	req.RequestURI = path
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	e.Server.ServeHTTP(rec, req)
+	return &Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+}
+
+// V1 requests a v1 file with a key: V1(t, key, "searchteams.php?t=Arsenal").
+func (e *Env) V1(t testing.TB, key, fileAndQuery string) *Response {
+	t.Helper()
+	return e.Get(t, "/api/v1/json/"+key+"/"+fileAndQuery)
+}
+
+// V2 requests a v2 path with the premium key in X-API-KEY: V2(t, "search/team/Arsenal").
+func (e *Env) V2(t testing.TB, path string) *Response {
+	t.Helper()
+	return e.Get(t, "/api/v2/json/"+path, "X-API-KEY", e.PremiumKey)
+}
+
+// Decode parses the body as JSON (numbers kept as json.Number).
+func (r *Response) Decode(t testing.TB) any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(string(r.Body)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("body is not JSON (%v): %.300s", err, r.Body)
+	}
+	return v
+}
+
+// unlimited admits every request, so API tests are not shaped by rate limits.
+type unlimited struct{}
+
+func (unlimited) Allow(context.Context, string, int) (ratelimit.Decision, error) {
+	return ratelimit.Decision{Allowed: true, Limit: 1 << 30, Remaining: 1 << 30}, nil
+}
+func (unlimited) Healthy() (bool, string) { return true, "" }
+
+// Fixture is one recorded response of the public service (shared/fixtures/urls.tsv).
+type Fixture struct {
+	Set, Name, PathQuery, Auth string
+	// File is the body's path; URL is PathQuery with {key} left in place.
+	File string
+}
+
+// FixturesDir is shared/fixtures, found beside the repository root.
+func FixturesDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("repository root (go.mod) not found")
+		}
+		dir = parent
+	}
+	fx := filepath.Join(filepath.Dir(dir), "shared", "fixtures")
+	if _, err := os.Stat(fx); err != nil {
+		t.Fatalf("fixtures not found beside the repository: %v", err)
+	}
+	return fx
+}
+
+// Fixtures lists the recorded responses of one set ("v1-free" or "v2").
+func Fixtures(t testing.TB, set string) []Fixture {
+	t.Helper()
+	dir := FixturesDir(t)
+	f, err := os.Open(filepath.Join(dir, "urls.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Fixture
+	sc := bufio.NewScanner(f)
+	for first := true; sc.Scan(); first = false {
+		cols := strings.Split(sc.Text(), "\t")
+		if first || len(cols) < 4 || cols[0] != set {
+			continue
+		}
+		out = append(out, Fixture{Set: cols[0], Name: cols[1], PathQuery: cols[2], Auth: cols[3],
+			File: filepath.Join(dir, cols[0], cols[1]+".json")})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no fixtures of set %s", set)
+	}
+	return out
+}

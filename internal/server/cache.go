@@ -1,0 +1,242 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"container/list"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"sportsdb/internal/api/respond"
+	"sportsdb/internal/store"
+)
+
+// The response cache keeps whole answers, keyed by what an answer depends on: the request
+// (less the key), the tier class, and the store's data version, so it never serves data older
+// than the last import. Answers that depend on the clock (next and previous events, live
+// scores) are kept for at most cacheTTL. Memory is bounded by a byte budget with LRU eviction.
+
+const (
+	defaultCacheBytes = 64 << 20
+	cacheTTL          = 5 * time.Second
+	maxCacheKey       = 1024
+	minGzipBytes      = 1024
+)
+
+type cacheEntry struct {
+	key     string
+	version int64
+	born    time.Time
+	body    []byte
+	gz      []byte // gzip of body, made on first demand
+	etag    string
+	status  int
+	empty   bool
+	elem    *list.Element
+	gzOnce  sync.Once
+	byteLen int
+}
+
+type responseCache struct {
+	st      store.Records
+	budget  int
+	mu      sync.Mutex
+	used    int
+	entries map[string]*cacheEntry
+	lru     *list.List
+	hits    func()
+	misses  func()
+}
+
+func newResponseCache(st store.Records, budget int) *responseCache {
+	return &responseCache{st: st, budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
+}
+
+func cacheKey(r *http.Request, t target, tier store.Tier) string {
+	class := "p"
+	if tier == store.Free {
+		class = "f"
+	}
+	var b strings.Builder
+	b.WriteString(class)
+	switch {
+	case t.legacyLivescore:
+		b.WriteString("|L|")
+	case t.version == "v1":
+		b.WriteString("|1|")
+		b.WriteString(t.file)
+	default:
+		b.WriteString("|2|")
+		b.WriteString(strings.Join(t.segments, "\x00"))
+	}
+	b.WriteByte('?')
+	b.WriteString(r.URL.RawQuery)
+	return b.String()
+}
+
+// serve answers from the cache or runs next and keeps its answer.
+func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, tier store.Tier, next http.HandlerFunc) {
+	key := cacheKey(r, t, tier)
+	version, err := c.st.DataVersion(r.Context())
+	if err != nil {
+		respond.Error(w, r, err)
+		return
+	}
+	if len(key) <= maxCacheKey {
+		if e := c.get(key, version); e != nil {
+			c.hits()
+			c.write(w, r, e)
+			return
+		}
+	}
+	c.misses()
+	buf := &bufferWriter{header: http.Header{}}
+	next(buf, r)
+	status := buf.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if status != http.StatusOK {
+		copyHeader(w.Header(), buf.header)
+		w.WriteHeader(status)
+		_, _ = w.Write(buf.body.Bytes())
+		return
+	}
+	e := &cacheEntry{key: key, version: version, born: time.Now(), body: buf.body.Bytes(), status: status, empty: buf.body.Len() == 0}
+	e.etag = etagOf(e.body)
+	if len(key) <= maxCacheKey {
+		c.put(e)
+	}
+	c.write(w, r, e)
+}
+
+func (c *responseCache) get(key string, version int64) *cacheEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok {
+		return nil
+	}
+	if e.version != version || time.Since(e.born) > cacheTTL {
+		c.remove(e)
+		return nil
+	}
+	c.lru.MoveToFront(e.elem)
+	return e
+}
+
+func (c *responseCache) put(e *cacheEntry) {
+	e.byteLen = len(e.body) + len(e.key) + 256
+	if e.byteLen > c.budget/8 {
+		return // one answer may not crowd out the rest
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.entries[e.key]; ok {
+		c.remove(old)
+	}
+	e.elem = c.lru.PushFront(e)
+	c.entries[e.key] = e
+	c.used += e.byteLen
+	for c.used > c.budget {
+		c.remove(c.lru.Back().Value.(*cacheEntry))
+	}
+}
+
+func (c *responseCache) remove(e *cacheEntry) {
+	c.lru.Remove(e.elem)
+	delete(c.entries, e.key)
+	c.used -= e.byteLen
+}
+
+// write sends an entry with its ETag, answering 304 to a matching If-None-Match and gzip to
+// clients that accept it.
+func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("ETag", e.etag)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Encoding")
+	if etagMatches(r.Header.Get("If-None-Match"), e.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := e.body
+	if len(body) >= minGzipBytes && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		e.gzOnce.Do(func() { e.gz = gzipBytes(e.body) })
+		body = e.gz
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(e.status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func etagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
+
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, part := range strings.Split(header, ",") {
+		p := strings.TrimSpace(part)
+		if p == "*" || strings.TrimPrefix(p, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") || strings.Contains(params, "q=0.")
+		}
+	}
+	return false
+}
+
+func gzipBytes(b []byte) []byte {
+	var out bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&out, gzip.BestSpeed)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return out.Bytes()
+}
+
+func copyHeader(dst, src http.Header) {
+	for k, v := range src {
+		dst[k] = v
+	}
+}
+
+// bufferWriter collects an answer so it can be cached before it is sent.
+type bufferWriter struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferWriter) Header() http.Header { return b.header }
+func (b *bufferWriter) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+func (b *bufferWriter) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}

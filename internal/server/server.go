@@ -1,0 +1,262 @@
+// Package server wires sportsdb together: it reads the API path, checks the key, applies
+// the rate limit, and hands the request to the v1 or v2 API. It also serves health and
+// metrics, writes access logs without keys, and turns panics into JSON 503s.
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"sportsdb/internal/api"
+	"sportsdb/internal/api/caps"
+	"sportsdb/internal/api/respond"
+	v1 "sportsdb/internal/api/v1"
+	v2 "sportsdb/internal/api/v2"
+	"sportsdb/internal/auth"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/store"
+)
+
+// Config is what a server is built from.
+type Config struct {
+	Store   store.Store
+	Clock   clock.Clock
+	Caps    *caps.Table
+	Auth    *auth.Authenticator
+	Guard   *auth.FailGuard
+	Limiter Limiter
+	Logger  *slog.Logger
+	// RequestTimeout bounds the store work of one request (default 2 s), so a database that
+	// stopped answering gives a 503 instead of a hanging client.
+	RequestTimeout time.Duration
+	// TrustProxy takes the client address from X-Forwarded-For (behind a reverse proxy).
+	TrustProxy bool
+}
+
+// Limiter counts requests per key and reports whether its limits are shared.
+type Limiter interface {
+	ratelimit.Limiter
+	Healthy() (ok bool, detail string)
+}
+
+// Server is the HTTP handler of sportsdb.
+type Server struct {
+	cfg     Config
+	v1      *v1.API
+	v2      *v2.API
+	metrics *metrics
+	cache   *responseCache
+}
+
+// Per-tier request limits per rolling minute.
+var tierLimits = map[store.Tier]int{store.Free: 30, store.Premium: 100, store.Business: 120}
+
+// New builds a server. Caps defaults are registered by the APIs; cfg.Caps may already hold
+// overrides loaded from a caps file.
+func New(cfg Config) *Server {
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 2 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
+	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics()}
+	s.cache = newResponseCache(cfg.Store, defaultCacheBytes)
+	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
+	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
+	return s
+}
+
+// ServeHTTP answers every request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w}
+	route := "other"
+	defer func() {
+		if p := recover(); p != nil {
+			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
+			if !rec.wrote {
+				respond.Unavailable(rec)
+			}
+		}
+		d := time.Since(start)
+		s.metrics.observe(route, rec.status, d)
+		s.cfg.Logger.Info("request", "method", r.Method, "path", scrubPath(r.URL.EscapedPath()), "route", route,
+			"status", rec.status, "bytes", rec.bytes, "ms", float64(d.Microseconds())/1000, "remote", s.clientAddr(r))
+	}()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		rec.Header().Set("Allow", "GET, HEAD")
+		respond.Message(rec, http.StatusMethodNotAllowed, "Method not allowed")
+		return
+	}
+	switch p := r.URL.EscapedPath(); p {
+	case "/healthz":
+		route = "healthz"
+		respond.JSON(rec, []byte(`{"status":"ok"}`))
+		return
+	case "/readyz":
+		route = "readyz"
+		s.ready(rec, r)
+		return
+	case "/metrics":
+		route = "metrics"
+		s.metrics.handler().ServeHTTP(rec, r)
+		return
+	}
+	t, ok := parseTarget(r.URL.EscapedPath())
+	if !ok {
+		respond.NotFound(rec)
+		return
+	}
+	route = t.route
+	r = respond.WithRoute(r, route)
+	s.serveAPI(rec, r, t)
+}
+
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target) {
+	key := t.pathKey
+	if t.headerKey {
+		key = r.Header.Get("X-API-KEY")
+	}
+	now := s.cfg.Clock.Now()
+	addr := s.clientAddr(r)
+	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
+		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
+		respond.Message(w, http.StatusTooManyRequests, "Too many invalid API keys from this address")
+		return
+	}
+	k, err := s.cfg.Auth.Resolve(r.Context(), key)
+	switch {
+	case errors.Is(err, auth.ErrUnknownKey):
+		s.cfg.Guard.Fail(addr, now)
+		respond.InvalidKey(w)
+		return
+	case err != nil:
+		respond.Error(w, r, err)
+		return
+	}
+	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, tierLimits[k.Tier])
+	if err != nil {
+		respond.Error(w, r, err)
+		return
+	}
+	ratelimit.SetHeaders(w.Header(), d)
+	if !d.Allowed {
+		ratelimit.WriteTooMany(w, d)
+		return
+	}
+	if t.premiumOnly && k.Tier == store.Free {
+		respond.PremiumNeeded(w)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	r = r.WithContext(ctx)
+	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case t.legacyLivescore:
+			s.v1.ServeV2Livescore(w, r, k.Tier)
+		case t.version == "v1":
+			s.v1.Serve(w, r, t.file, k.Tier)
+		default:
+			s.v2.Serve(w, r, t.segments, k.Tier)
+		}
+	})
+}
+
+// ready reports whether the database answers and how rate limits are shared.
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+	defer cancel()
+	db := "ok"
+	status := http.StatusOK
+	if err := s.cfg.Store.Ping(ctx); err != nil {
+		db, status = "unavailable", http.StatusServiceUnavailable
+	}
+	limits := "memory"
+	if ok, detail := s.cfg.Limiter.Healthy(); detail != "" {
+		limits = detail
+		_ = ok // a degraded limiter still serves (per replica); it is reported, not fatal
+	}
+	body := []byte(`{"status":` + quote(map[bool]string{true: "ready", false: "unavailable"}[status == http.StatusOK]) +
+		`,"database":` + quote(db) + `,"ratelimit":` + quote(limits) + `}`)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func quote(s string) string { return string(appendQuoted(nil, s)) }
+
+// clientAddr is the address failed key checks are counted against.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.cfg.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			return strings.TrimSpace(first)
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// scrubPath replaces the key segment of v1 paths and of key-in-path v2 aliases with {key},
+// so access logs never hold a key.
+func scrubPath(p string) string {
+	parts := strings.Split(p, "/")
+	if len(parts) < 5 || parts[1] != "api" || parts[3] != "json" {
+		if len(p) > 200 {
+			return p[:200] + "…"
+		}
+		return p
+	}
+	switch parts[2] {
+	case "v1":
+		parts[4] = "{key}"
+	case "v2":
+		if seg, err := unescape(parts[4]); err != nil || (!v2Groups[seg] && !isPHP(seg)) {
+			parts[4] = "{key}"
+		}
+	}
+	out := strings.Join(parts, "/")
+	if len(out) > 200 {
+		out = out[:200] + "…"
+	}
+	return out
+}
+
+// statusRecorder remembers the status and size of an answer for logs and metrics.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+		r.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}

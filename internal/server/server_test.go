@@ -1,0 +1,195 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/ratelimit"
+)
+
+// syncBuffer collects logs written from several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestKeyErrorsAndRouting(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true})
+	cases := []struct {
+		name, path string
+		headers    []string
+		status     int
+		body       string
+	}{
+		{"v1 unknown key", "/api/v1/json/nope/all_sports.php", nil, 400, `{"Message":"Invalid API key"}`},
+		{"v2 missing key", "/api/v2/json/all/sports", nil, 400, `{"Message":"Invalid API key"}`},
+		{"v2 unknown key", "/api/v2/json/all/sports", []string{"X-API-KEY", "nope"}, 400, `{"Message":"Invalid API key"}`},
+		{"v2 free key", "/api/v2/json/all/sports", []string{"X-API-KEY", "123"}, 400, `{"Message":"Premium API key required"}`},
+		{"v2 alias free key livescore.php", "/api/v2/json/123/livescore.php?s=Soccer", nil, 400, `{"Message":"Premium API key required"}`},
+		{"unknown path", "/index.html", nil, 404, `{"Message":"Not found"}`},
+		{"unknown api version", "/api/v3/json/123/all_sports.php", nil, 404, `{"Message":"Not found"}`},
+		{"traversal", "/api/v1/json/123/../../../etc/passwd", nil, 404, `{"Message":"Not found"}`},
+		{"healthz", "/healthz", nil, 200, `{"status":"ok"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := env.Get(t, c.path, c.headers...)
+			if r.Status != c.status || string(r.Body) != c.body {
+				t.Fatalf("got %d %s, want %d %s", r.Status, r.Body, c.status, c.body)
+			}
+			if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+				t.Fatalf("Content-Type %q", ct)
+			}
+		})
+	}
+}
+
+func TestAliasesReachTheSameAnswers(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true})
+	v1 := env.V1(t, env.PremiumKey, "all_sports.php")
+	if v1.Status != 200 || !bytes.HasPrefix(v1.Body, []byte(`{"sports":[`)) {
+		t.Fatalf("v1: %d %.200s", v1.Status, v1.Body)
+	}
+	for _, alias := range []struct {
+		path    string
+		headers []string
+	}{
+		{"/api/v2/json/" + env.PremiumKey + "/all_sports.php", nil},
+		{"/api/v2/json/all_sports.php", []string{"X-API-KEY", env.PremiumKey}},
+	} {
+		r := env.Get(t, alias.path, alias.headers...)
+		if r.Status != 200 || !bytes.Equal(r.Body, v1.Body) {
+			t.Errorf("%s: %d %.200s", alias.path, r.Status, r.Body)
+		}
+	}
+	v2 := env.V2(t, "all/sports")
+	keyed := env.Get(t, "/api/v2/json/"+env.PremiumKey+"/all/sports")
+	if v2.Status != 200 || !bytes.Equal(v2.Body, keyed.Body) {
+		t.Errorf("v2 with key in path differs: %d %.200s", keyed.Status, keyed.Body)
+	}
+	live := env.Get(t, "/api/v2/json/"+env.PremiumKey+"/livescore.php?s=Soccer")
+	if live.Status != 200 || !bytes.HasPrefix(live.Body, []byte(`{"events":`)) {
+		t.Errorf("legacy livescore: %d %.200s", live.Status, live.Body)
+	}
+}
+
+func TestETagConditionalAndGzip(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true})
+	path := "/api/v1/json/" + env.PremiumKey + "/all_sports.php"
+	first := env.Get(t, path)
+	etag := first.Header.Get("ETag")
+	if first.Status != 200 || etag == "" || first.Header.Get("Cache-Control") == "" {
+		t.Fatalf("first answer: %d etag=%q", first.Status, etag)
+	}
+	again := env.Get(t, path, "If-None-Match", etag)
+	if again.Status != http.StatusNotModified || len(again.Body) != 0 {
+		t.Fatalf("conditional: %d %q", again.Status, again.Body)
+	}
+	gz := env.Get(t, path, "Accept-Encoding", "gzip")
+	if gz.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("no gzip for a %d-byte body", len(first.Body))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if !bytes.Equal(plain, first.Body) {
+		t.Fatal("gzip body differs from the plain body")
+	}
+}
+
+func TestRateLimitHeadersAnd429(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.Fixed(apitest.FixtureNow))})
+	var last *apitest.Response
+	for i := 0; i < 31; i++ {
+		last = env.V1(t, env.FreeKey, "all_sports.php")
+		if i < 30 && last.Status != 200 {
+			t.Fatalf("request %d: %d", i+1, last.Status)
+		}
+		if i == 0 {
+			h := last.Header
+			if h.Get("X-RateLimit-Limit") != "30" || h.Get("X-RateLimit-Remaining") != "29" ||
+				h.Get("RateLimit-Policy") != `"default";q=30;w=60` || !strings.HasPrefix(h.Get("RateLimit"), `"default";r=29;t=`) {
+				t.Fatalf("headers: %v", h)
+			}
+		}
+	}
+	want := `{"message":"Rate limit exceeded. Please keep below 30 requests per 1 minute.","error":429}`
+	if last.Status != 429 || string(last.Body) != want || last.Header.Get("Retry-After") == "" {
+		t.Fatalf("31st request: %d %s retry=%q", last.Status, last.Body, last.Header.Get("Retry-After"))
+	}
+	// v2 counts against the same key's limit as v1.
+	r := env.Get(t, "/api/v2/json/all/sports", "X-API-KEY", env.PremiumKey)
+	if r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "100" {
+		t.Fatalf("premium: %d %v", r.Status, r.Header)
+	}
+}
+
+func TestFailedKeyChecksAreLimitedPerAddress(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true, KeyFails: 5})
+	for i := 0; i < 5; i++ {
+		if r := env.V1(t, "guess"+string(rune('a'+i)), "all_sports.php"); r.Status != 400 {
+			t.Fatalf("guess %d: %d", i, r.Status)
+		}
+	}
+	r := env.V1(t, "guessf", "all_sports.php")
+	if r.Status != 429 || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("after 5 failures: %d %s", r.Status, r.Body)
+	}
+	// While blocked, even a valid key is refused from that address: guessing learns nothing.
+	if r := env.V1(t, env.FreeKey, "all_sports.php"); r.Status != 429 {
+		t.Fatalf("valid key while blocked: %d", r.Status)
+	}
+}
+
+func TestLogsHoldNoKey(t *testing.T) {
+	var logs syncBuffer
+	env := apitest.New(t, apitest.Options{Demo: true, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	env.V1(t, env.PremiumKey, "all_sports.php")
+	env.Get(t, "/api/v2/json/"+env.PremiumKey+"/lookup/team/133604")
+	env.Get(t, "/api/v2/json/all/sports", "X-API-KEY", env.PremiumKey)
+	env.V1(t, "wrong-key-value", "all_sports.php")
+	env.Get(t, "/api/v1/json/"+env.PremiumKey)
+	out := logs.String()
+	if !strings.Contains(out, `"route":"v1/all_sports.php"`) {
+		t.Fatalf("no access log: %s", out)
+	}
+	for _, k := range []string{env.PremiumKey, "wrong-key-value"} {
+		if strings.Contains(out, k) {
+			t.Fatalf("a key reached the logs: %s", out)
+		}
+	}
+	m := env.Get(t, "/metrics")
+	if m.Status != 200 || strings.Contains(string(m.Body), env.PremiumKey) || !strings.Contains(string(m.Body), `route="v1/all_sports.php"`) {
+		t.Fatalf("metrics: %d", m.Status)
+	}
+}
+
+func TestReadyAndMethods(t *testing.T) {
+	env := apitest.New(t, apitest.Options{})
+	r := env.Get(t, "/readyz")
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"database":"ok"`) {
+		t.Fatalf("readyz: %d %s", r.Status, r.Body)
+	}
+}
