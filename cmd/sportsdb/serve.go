@@ -23,7 +23,7 @@ import (
 )
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "log-level", "log-format", "key-fails", "trust-proxy")
+	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "log-level", "log-format", "key-fails", "trust-proxy")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +60,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil || fails < 1 {
 		return fmt.Errorf("--key-fails %q: want a whole number of at least 1", *v["key-fails"])
 	}
+	limits, err := server.ParseLimits(*v["limits"])
+	if err != nil {
+		return err
+	}
 	limiter, err := newLimiter(*v["redis"], clk, logger)
 	if err != nil {
 		return err
@@ -73,6 +77,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Auth:       auth.New(st, clk, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: fails, Window: time.Minute}),
 		TrustProxy: *v["trust-proxy"] == "true",
+		Limits:     limits,
 	})
 	if path := *v["caps"]; path != "" {
 		if err := table.LoadFile(path); err != nil {

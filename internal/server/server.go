@@ -6,6 +6,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -39,6 +40,8 @@ type Config struct {
 	RequestTimeout time.Duration
 	// TrustProxy takes the client address from X-Forwarded-For (behind a reverse proxy).
 	TrustProxy bool
+	// Limits are the requests per rolling minute of each tier; nil means DefaultLimits.
+	Limits map[store.Tier]int
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -56,8 +59,29 @@ type Server struct {
 	cache   *responseCache
 }
 
-// Per-tier request limits per rolling minute.
-var tierLimits = map[store.Tier]int{store.Free: 30, store.Premium: 100, store.Business: 120}
+// DefaultLimits are the public service's requests per rolling minute of each tier.
+var DefaultLimits = map[store.Tier]int{store.Free: 30, store.Premium: 100, store.Business: 120}
+
+// ParseLimits reads "free:30,premium:100,business:120"; tiers not named keep their default.
+func ParseLimits(s string) (map[store.Tier]int, error) {
+	out := map[store.Tier]int{}
+	for t, n := range DefaultLimits {
+		out[t] = n
+	}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		name, num, ok := strings.Cut(strings.TrimSpace(part), ":")
+		tier, known := store.ParseTier(strings.TrimSpace(name))
+		n, err := strconv.Atoi(strings.TrimSpace(num))
+		if !ok || !known || err != nil || n < 1 {
+			return nil, fmt.Errorf("limits %q: want tier:requests-per-minute pairs, like free:30,premium:100", s)
+		}
+		out[tier] = n
+	}
+	return out, nil
+}
 
 // New builds a server. Caps defaults are registered by the APIs; cfg.Caps may already hold
 // overrides loaded from a caps file.
@@ -67,6 +91,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Limits == nil {
+		cfg.Limits = DefaultLimits
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics()}
@@ -144,7 +171,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target) {
 		respond.Error(w, r, err)
 		return
 	}
-	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, tierLimits[k.Tier])
+	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, s.cfg.Limits[k.Tier])
 	if err != nil {
 		respond.Error(w, r, err)
 		return

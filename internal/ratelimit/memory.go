@@ -1,0 +1,138 @@
+package ratelimit
+
+import (
+	"context"
+	"hash/maphash"
+	"sync"
+	"time"
+
+	"sportsdb/internal/clock"
+)
+
+const memoryShards = 64
+
+// Memory is the in-process limiter: for each id a ring of the timestamps of its last N
+// admitted requests. The admit decision looks at one slot (the oldest); expired slots are
+// dropped from the front, each once, so a request costs amortised O(1). Ids idle for a whole
+// Window are forgotten, so memory follows the ids active in the last minute.
+type Memory struct {
+	clk    clock.Clock
+	seed   maphash.Seed
+	shards [memoryShards]memShard
+}
+
+type memShard struct {
+	mu        sync.Mutex
+	logs      map[string]*ring
+	lastSweep int64
+}
+
+// ring holds admitted request times (Unix nanoseconds), oldest at head.
+type ring struct {
+	times []int64
+	head  int
+	n     int
+}
+
+// NewMemory returns an empty in-memory limiter reading time from clk.
+func NewMemory(clk clock.Clock) *Memory {
+	m := &Memory{clk: clk, seed: maphash.MakeSeed()}
+	for i := range m.shards {
+		m.shards[i].logs = make(map[string]*ring)
+	}
+	return m
+}
+
+// Allow counts one request of id against limit.
+func (m *Memory) Allow(_ context.Context, id string, limit int) (Decision, error) {
+	if err := checkLimit(limit); err != nil {
+		return Decision{}, err
+	}
+	now := m.clk.Now().UnixNano()
+	sh := &m.shards[maphash.String(m.seed, id)%memoryShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.sweep(now)
+	r := sh.logs[id]
+	if r == nil {
+		r = &ring{times: make([]int64, limit)}
+		sh.logs[id] = r
+	} else if len(r.times) != limit {
+		r.resize(limit)
+	}
+	return r.allow(now, limit), nil
+}
+
+// Healthy reports the in-memory limiter's state for health details; it is always up.
+func (m *Memory) Healthy() (bool, string) { return true, "in memory (this replica only)" }
+
+// Len returns how many ids are remembered.
+func (m *Memory) Len() int {
+	n := 0
+	for i := range m.shards {
+		sh := &m.shards[i]
+		sh.mu.Lock()
+		n += len(sh.logs)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+func (r *ring) allow(now int64, limit int) Decision {
+	window := int64(Window)
+	for r.n > 0 && now-r.times[r.head] >= window {
+		r.head = (r.head + 1) % len(r.times)
+		r.n--
+	}
+	d := Decision{Limit: limit}
+	if r.n < len(r.times) {
+		r.times[(r.head+r.n)%len(r.times)] = now
+		r.n++
+		d.Allowed = true
+	}
+	d.Remaining = limit - r.n
+	d.Reset = durationNanos(r.times[r.head] + window - now)
+	if !d.Allowed {
+		d.RetryAfter = d.Reset
+	}
+	return d
+}
+
+// resize keeps the newest entries when an id's limit changes (a key moved to another tier).
+func (r *ring) resize(limit int) {
+	keep := min(r.n, limit)
+	times := make([]int64, limit)
+	for i := range keep {
+		times[i] = r.times[(r.head+r.n-keep+i)%len(r.times)]
+	}
+	r.times, r.head, r.n = times, 0, keep
+}
+
+// newest returns the latest admitted time, or 0 for an empty ring.
+func (r *ring) newest() int64 {
+	if r.n == 0 {
+		return 0
+	}
+	return r.times[(r.head+r.n-1)%len(r.times)]
+}
+
+// sweep drops, at most once per Window, every log whose newest request has left the window.
+func (sh *memShard) sweep(now int64) {
+	if now-sh.lastSweep < int64(Window) {
+		return
+	}
+	sh.lastSweep = now
+	for id, r := range sh.logs {
+		if now-r.newest() >= int64(Window) {
+			delete(sh.logs, id)
+		}
+	}
+}
+
+func durationNanos(ns int64) time.Duration {
+	if ns < 0 {
+		return 0
+	}
+	// A wall clock that stepped back must not promise a wait longer than the window.
+	return min(time.Duration(ns), Window)
+}

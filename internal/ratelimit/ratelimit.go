@@ -1,0 +1,119 @@
+// Package ratelimit holds every API key to at most N requests in any rolling 60-second
+// window. The count is exact: it is a sliding log of the admitted requests, not a fixed
+// window or a token bucket, so no burst at a window edge can ever exceed N.
+//
+// Memory limits one process; Redis shares one limit per key between every replica that uses
+// the same Redis, and falls back to Memory (per replica) while Redis cannot be reached.
+// Callers pass the key's hash as id, never the key itself: ids reach Redis and memory dumps.
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"sportsdb/internal/store"
+)
+
+// Window is the rolling window every limit counts over.
+const Window = 60 * time.Second
+
+// Requests per Window for each tier.
+const (
+	FreeLimit     = 30
+	PremiumLimit  = 100
+	BusinessLimit = 120
+)
+
+// ErrBadLimit reports a limit below 1; a programming error, not a client's.
+var ErrBadLimit = errors.New("rate limit must be at least 1")
+
+// ForTier returns the requests per Window a tier allows. Unknown tiers get the free limit,
+// the safe side.
+func ForTier(t store.Tier) int {
+	switch t {
+	case store.Premium:
+		return PremiumLimit
+	case store.Business:
+		return BusinessLimit
+	}
+	return FreeLimit
+}
+
+// Decision is the answer for one request.
+type Decision struct {
+	Allowed bool
+	// Limit is the N the request was counted against.
+	Limit int
+	// Remaining is how many more requests the window admits right now.
+	Remaining int
+	// Reset is the time until the oldest counted request leaves the window.
+	Reset time.Duration
+	// RetryAfter is the time until a slot frees; set only when the request was refused.
+	RetryAfter time.Duration
+}
+
+// Limiter counts requests per id.
+type Limiter interface {
+	// Allow counts one request of id against limit and says whether it may go on. Refused
+	// requests are not counted.
+	Allow(ctx context.Context, id string, limit int) (Decision, error)
+}
+
+// Health is what both limiters report for the server's health details: whether limits are
+// in force as configured, and a line saying how.
+type Health interface {
+	Healthy() (ok bool, detail string)
+}
+
+var (
+	_ Limiter = (*Memory)(nil)
+	_ Limiter = (*Redis)(nil)
+	_ Health  = (*Memory)(nil)
+	_ Health  = (*Redis)(nil)
+)
+
+func checkLimit(limit int) error {
+	if limit < 1 {
+		return fmt.Errorf("ratelimit: limit %d: %w", limit, ErrBadLimit)
+	}
+	return nil
+}
+
+// ceilSeconds rounds up so a client that waits the advertised seconds is never early.
+func ceilSeconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// SetHeaders writes the rate limit fields every answer to a known key carries: the
+// X-RateLimit-* trio and the IETF RateLimit-Policy and RateLimit fields.
+func SetHeaders(h http.Header, d Decision) {
+	limit := strconv.Itoa(d.Limit)
+	remaining := strconv.Itoa(max(d.Remaining, 0))
+	reset := strconv.Itoa(ceilSeconds(d.Reset))
+	h.Set("X-RateLimit-Limit", limit)
+	h.Set("X-RateLimit-Remaining", remaining)
+	h.Set("X-RateLimit-Reset", reset)
+	h.Set("RateLimit-Policy", `"default";q=`+limit+`;w=`+strconv.Itoa(int(Window/time.Second)))
+	h.Set("RateLimit", `"default";r=`+remaining+`;t=`+reset)
+}
+
+// WriteTooMany answers a refused request: HTTP 429 in the public service's own body shape,
+// with Retry-After in whole seconds (rounded up, at least 1) and the rate limit headers.
+func WriteTooMany(w http.ResponseWriter, d Decision) {
+	body := `{"message":"Rate limit exceeded. Please keep below ` + strconv.Itoa(d.Limit) +
+		` requests per 1 minute.","error":429}`
+	h := w.Header()
+	SetHeaders(h, d)
+	h.Set("Retry-After", strconv.Itoa(max(ceilSeconds(d.RetryAfter), 1)))
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusTooManyRequests)
+	_, _ = w.Write([]byte(body))
+}

@@ -1,0 +1,267 @@
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	neturl "net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"sportsdb/internal/clock"
+)
+
+// slidingLog is the whole decision, run atomically inside Redis on Redis's own clock, so
+// replicas with drifting clocks still share one exact window. KEYS[1] holds the admitted
+// request times, oldest first, as 8-byte big-endian doubles of microseconds: one string read
+// and one write per request, the fewest Redis calls a log can take (each call costs more than
+// the Lua around it). Times that left the window are skipped and dropped on the next write;
+// a value of any other shape (not written here) is started afresh.
+// ARGV is the limit and the window in microseconds. It answers {admitted 0/1, requests in the
+// window, microseconds until the oldest leaves it}.
+var slidingLog = rueidis.NewLuaScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local log = redis.call('GET', KEYS[1]) or ''
+if #log % 8 ~= 0 then log = '' end
+local first = 1
+while first < #log and now - struct.unpack('>d', log, first) >= window do
+  first = first + 8
+end
+local count = (#log - first + 1) / 8
+local oldest = now
+if count > 0 then oldest = struct.unpack('>d', log, first) end
+if count >= limit then
+  return {0, count, oldest + window - now}
+end
+redis.call('SET', KEYS[1], string.sub(log, first) .. struct.pack('>d', now),
+  'PX', math.ceil(window / 1000))
+return {1, count + 1, oldest + window - now}
+`)
+
+// RedisOptions tunes the Redis limiter; the zero value is ready to use.
+type RedisOptions struct {
+	// Prefix starts every Redis key; default "sportsdb:ratelimit:".
+	Prefix string
+	// Timeout bounds one Redis call before the request is served by the fallback; default
+	// 500ms.
+	Timeout time.Duration
+	// Recheck is how often an unreachable Redis is tried again; default 2s.
+	Recheck time.Duration
+	// Logger receives the down and back messages; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Redis shares one exact limit per id between every replica on the same Redis. While Redis
+// is unreachable it limits per replica in memory, and returns to the shared limit by itself
+// once a background check reaches Redis again.
+type Redis struct {
+	opt      rueidis.ClientOption
+	prefix   string
+	window   time.Duration // Window, shortened only by tests of the script's expiry
+	timeout  time.Duration
+	clk      clock.Clock
+	log      *slog.Logger
+	fallback *Memory
+	blocked  blockedSet
+
+	client    atomic.Pointer[rueidis.Client]
+	degraded  atomic.Bool
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+
+	mu        sync.Mutex // guards downSince, lastErr
+	downSince time.Time
+	lastErr   string
+}
+
+// NewRedis returns a limiter on the Redis at url (redis://[user:pass@]host:port/db or
+// rediss://…). A malformed url is an error; an unreachable Redis is not: the limiter starts on
+// its in-memory fallback and switches to Redis once it answers. Close releases it.
+func NewRedis(url string, clk clock.Clock, o RedisOptions) (*Redis, error) {
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		// The URL may hold a password: keep the reason, drop the URL text that net/url adds.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("ratelimit: parse Redis URL: %w", err)
+	}
+	opt.DisableCache = true // no client-side caching: every decision is the server's
+	if opt.Dialer.Timeout == 0 {
+		opt.Dialer.Timeout = time.Second
+	}
+	if opt.ConnWriteTimeout == 0 {
+		opt.ConnWriteTimeout = 2 * time.Second
+	}
+	r := &Redis{
+		opt:      opt,
+		prefix:   o.Prefix,
+		window:   Window,
+		timeout:  o.Timeout,
+		clk:      clk,
+		log:      o.Logger,
+		fallback: NewMemory(clk),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	r.blocked.init()
+	if r.prefix == "" {
+		r.prefix = "sportsdb:ratelimit:"
+	}
+	if r.timeout <= 0 {
+		r.timeout = 500 * time.Millisecond
+	}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	recheck := o.Recheck
+	if recheck <= 0 {
+		recheck = 2 * time.Second
+	}
+	if err := r.connect(); err != nil {
+		r.markDown(err)
+	}
+	go r.watch(recheck)
+	return r, nil
+}
+
+// Allow counts one request of id against limit: on Redis when it is up, else in memory.
+func (r *Redis) Allow(ctx context.Context, id string, limit int) (Decision, error) {
+	if err := checkLimit(limit); err != nil {
+		return Decision{}, err
+	}
+	now := r.clk.Now()
+	// No slot frees before the oldest admitted request leaves the window, whatever the other
+	// replicas do, so a refusal holds until then without asking Redis again.
+	if d, ok := r.blocked.check(id, limit, now); ok {
+		return d, nil
+	}
+	c := r.client.Load()
+	if c == nil || r.degraded.Load() {
+		return r.fallback.Allow(ctx, id, limit)
+	}
+	d, err := r.eval(ctx, *c, id, limit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Decision{}, fmt.Errorf("ratelimit: %w", ctx.Err())
+		}
+		r.markDown(err)
+		return r.fallback.Allow(ctx, id, limit)
+	}
+	if !d.Allowed {
+		r.blocked.set(id, limit, now, now.Add(d.RetryAfter))
+	}
+	return d, nil
+}
+
+func (r *Redis) eval(ctx context.Context, c rueidis.Client, id string, limit int) (Decision, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	res, err := slidingLog.Exec(ctx, c, []string{r.prefix + id},
+		[]string{strconv.Itoa(limit), strconv.FormatInt(r.window.Microseconds(), 10)}).AsIntSlice()
+	if err != nil {
+		return Decision{}, fmt.Errorf("ratelimit: Redis sliding log: %w", err)
+	}
+	if len(res) != 3 {
+		return Decision{}, fmt.Errorf("ratelimit: Redis sliding log answered %d values, want 3", len(res))
+	}
+	d := Decision{Allowed: res[0] == 1, Limit: limit, Remaining: max(limit-int(res[1]), 0)}
+	d.Reset = durationNanos(res[2] * int64(time.Microsecond))
+	if !d.Allowed {
+		d.RetryAfter = d.Reset
+	}
+	return d, nil
+}
+
+// Healthy says whether the shared limit is in force, with a detail for health output.
+func (r *Redis) Healthy() (bool, string) {
+	if !r.degraded.Load() {
+		return true, "redis: limits shared by every replica"
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return false, fmt.Sprintf("redis unreachable since %s (%s): limiting per replica in memory",
+		r.downSince.UTC().Format(time.RFC3339), r.lastErr)
+}
+
+// Close stops the background check and the Redis connections.
+func (r *Redis) Close() error {
+	r.closeOnce.Do(func() {
+		close(r.stop)
+		<-r.done
+		if c := r.client.Load(); c != nil {
+			(*c).Close()
+		}
+	})
+	return nil
+}
+
+// connect creates the client once; rueidis reconnects it by itself afterwards.
+func (r *Redis) connect() error {
+	if r.client.Load() != nil {
+		return nil
+	}
+	c, err := rueidis.NewClient(r.opt)
+	if err != nil {
+		return fmt.Errorf("ratelimit: connect to Redis: %w", err)
+	}
+	r.client.Store(&c)
+	return nil
+}
+
+// markDown switches to the fallback, logging once per outage.
+func (r *Redis) markDown(err error) {
+	r.mu.Lock()
+	if !r.degraded.CompareAndSwap(false, true) {
+		r.mu.Unlock()
+		return
+	}
+	r.downSince, r.lastErr = r.clk.Now(), err.Error()
+	r.mu.Unlock()
+	r.log.Warn("rate limiter: Redis unreachable, limiting per replica in memory until it is back",
+		"err", err)
+}
+
+// watch probes Redis while it is down, and switches back to it once the script runs again.
+func (r *Redis) watch(every time.Duration) {
+	defer close(r.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+		}
+		if !r.degraded.Load() {
+			continue
+		}
+		if err := r.probe(); err != nil {
+			r.mu.Lock()
+			r.lastErr = err.Error()
+			r.mu.Unlock()
+			continue
+		}
+		r.degraded.Store(false)
+		r.log.Info("rate limiter: Redis reachable again, limits shared by every replica")
+	}
+}
+
+// probe runs the real script on a key of its own, so "back" means decisions work again.
+func (r *Redis) probe() error {
+	if err := r.connect(); err != nil {
+		return err
+	}
+	_, err := r.eval(context.Background(), *r.client.Load(), "probe", 1<<30)
+	return err
+}
