@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/pgtest"
+	"sportsdb/internal/store/postgres"
 	"sportsdb/internal/store/sqlite"
 )
 
-// openStore opens a fresh database for one test: SQLite by default, PostgreSQL when
-// SPORTSDB_TEST_API_DB=postgres.
+// openStore opens a fresh database for one test: SQLite by default, PostgreSQL (a schema of
+// its own) when SPORTSDB_TEST_API_DB=postgres.
 func openStore(t testing.TB) store.Store {
 	t.Helper()
 	ctx := context.Background()
@@ -21,11 +23,7 @@ func openStore(t testing.TB) store.Store {
 		err error
 	)
 	if os.Getenv("SPORTSDB_TEST_API_DB") == "postgres" {
-		dsn := os.Getenv("SPORTSDB_TEST_POSTGRES")
-		if dsn == "" {
-			t.Fatal("SPORTSDB_TEST_API_DB=postgres needs SPORTSDB_TEST_POSTGRES")
-		}
-		err = errPostgresPending
+		st, err = postgres.Open(ctx, pgtest.FreshSchema(t))
 	} else {
 		st, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	}
@@ -42,9 +40,3 @@ func unescapePath(p string) string {
 	}
 	return p
 }
-
-var errPostgresPending = errorString("postgres store not built yet")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }

@@ -1,0 +1,218 @@
+// Package ingest reads TheSportsDB-format JSON into the store and writes the store back out
+// in that format.
+//
+// Import takes any v1 or v2 response body of the public service, a bare array of records,
+// one record, or NDJSON with one record per line. The kind of each record comes from its
+// fields (record.Detect), so envelope keys that do not name their content (results,
+// countries, the v2 groups) need no table. One import run is one transaction: a bad file
+// leaves the database as it was.
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"sportsdb/internal/store"
+)
+
+// Options tune an import or export.
+type Options struct {
+	// SourceURL is the request whose answer a single imported file is. It supplies what
+	// the body leaves out: idLeague of seasons, dateEvent of a day's highlights.
+	SourceURL string
+	// Progress receives a live progress line when it is a terminal, and always one
+	// summary line at the end; nil writes nothing.
+	Progress io.Writer
+}
+
+// FileError is a failure to import one file, with the record it concerns when known.
+type FileError struct {
+	Path string
+	// Where is the record: "teams[3]" in a response body, "line 7" in NDJSON; "" when the
+	// problem concerns the whole file.
+	Where string
+	Err   error
+}
+
+func (e *FileError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("%s: %s: %v", e.Path, e.Where, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// fileExts are the extensions read when walking a folder.
+var fileExts = map[string]bool{".json": true, ".ndjson": true, ".jsonl": true}
+
+func isNDJSON(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".ndjson" || ext == ".jsonl"
+}
+
+// Import loads the files and folders (read recursively) at paths into st, merging each
+// record into a stored one of the same id (store.Tx.Upsert). All of it is one transaction:
+// on any error nothing of the run is kept, and the error names the file and the record.
+func Import(ctx context.Context, st store.Records, paths []string, opts Options) (Summary, error) {
+	prog := newProgress(opts.Progress, "importing")
+	sum, err := runImport(ctx, st, paths, opts, prog)
+	sum.Elapsed = time.Since(prog.start)
+	if err != nil {
+		prog.done(fmt.Sprintf("import failed, nothing was kept (%d records read from %d files in %.2fs)",
+			sum.Records, sum.Files, sum.Elapsed.Seconds()))
+		return sum, err
+	}
+	prog.done(sum.String())
+	return sum, nil
+}
+
+func runImport(ctx context.Context, st store.Records, paths []string, opts Options, prog *progress) (Summary, error) {
+	sum := newSummary()
+	files, err := collectFiles(paths)
+	if err != nil {
+		return sum, err
+	}
+	if opts.SourceURL != "" && len(files) != 1 {
+		return sum, fmt.Errorf("a source URL describes one file, but the paths hold %d", len(files))
+	}
+	if len(files) == 0 {
+		return sum, nil
+	}
+	urls := newURLIndex()
+	imp := newImporter(&sum, prog)
+	err = st.Write(ctx, func(tx store.Tx) error {
+		// Each attempt starts from nothing, should a store run fn again to retry.
+		sum = newSummary()
+		imp.b = newBuilder()
+		for _, f := range files {
+			u := opts.SourceURL
+			if u == "" {
+				var err error
+				if u, err = urls.lookup(f); err != nil {
+					return &FileError{Path: f, Err: err}
+				}
+			}
+			if err := imp.file(ctx, tx, f, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for uf, n := range imp.b.unknown {
+		sum.Unknown[uf.kind.Name+"."+uf.field] += n
+	}
+	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return sum, fmt.Errorf("import: %w", fe)
+		}
+		return sum, fmt.Errorf("import: %w", err)
+	}
+	return sum, nil
+}
+
+// collectFiles expands folders into the files below them with a known extension, in
+// lexical order. A file named explicitly is read whatever its extension. Paths keep the
+// form they were given in, so that messages name files the way the user did.
+func collectFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && fileExts[strings.ToLower(filepath.Ext(path))] {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("import: walk %s: %w", p, err)
+		}
+	}
+	return files, nil
+}
+
+// importer holds the state of one import run.
+type importer struct {
+	sum  *Summary
+	prog *progress
+	b    *builder
+	obj  *objectParser
+	r    *reader
+}
+
+func newImporter(sum *Summary, prog *progress) *importer {
+	return &importer{sum: sum, prog: prog, b: newBuilder(), obj: newObjectParser(), r: newReader()}
+}
+
+func (imp *importer) file(ctx context.Context, tx store.Tx, path, sourceURL string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return &FileError{Path: path, Err: err}
+	}
+	defer f.Close()
+	return imp.read(ctx, tx, path, f, sourceURL)
+}
+
+// read imports the body of one file; name says where it comes from and its extension
+// whether it is NDJSON.
+func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.Reader, sourceURL string) error {
+	fills, err := fillsFor(sourceURL)
+	if err != nil {
+		return &FileError{Path: name, Err: err}
+	}
+	imp.b.fills = fills
+	imp.sum.Files++
+	onRecord := func(p *objectParser, where func() string) error {
+		r, err := imp.b.build(p)
+		if err != nil {
+			return &FileError{Path: name, Where: where(), Err: err}
+		}
+		if err := tx.Upsert(ctx, r); err != nil {
+			return &FileError{Path: name, Where: where(), Err: fmt.Errorf("store %s: %w", r.Kind.Name, err)}
+		}
+		imp.sum.Records++
+		imp.sum.ByKind[r.Kind.Name]++
+		imp.prog.tick(imp.sum.Records, imp.sum.Files)
+		return nil
+	}
+	isRecord := func(p *objectParser) bool { return imp.b.detect(p).kind != nil }
+	imp.r.reset(src)
+	br := newBodyReader(imp.r, imp.obj, isRecord, onRecord)
+	if isNDJSON(name) {
+		err = br.readNDJSON()
+	} else {
+		err = br.readJSON()
+	}
+	for _, m := range br.messages {
+		imp.sum.Messages = append(imp.sum.Messages, name+": "+m)
+	}
+	if err == nil {
+		return nil
+	}
+	var fe *FileError
+	if errors.As(err, &fe) {
+		if fe.Path == "" {
+			fe.Path = name
+		}
+		return err
+	}
+	return &FileError{Path: name, Err: err}
+}

@@ -1,0 +1,150 @@
+package ingest
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// fieldValue is one field of a parsed object. Its text lies in the parser's arena.
+type fieldValue struct {
+	name       string
+	null       bool
+	start, end int
+}
+
+// objectParser reads flat JSON objects (string, number and null values) into fields. It is
+// reused for every record of an import: names are interned and all the text of one record
+// is kept in one arena, so a record costs a few allocations however many fields it has.
+type objectParser struct {
+	names  map[string]string
+	arena  []byte
+	fields []fieldValue
+	key    []byte
+	// prev holds the names of the previous record by position: records of one response
+	// list the same names in the same order, and comparing bytes is cheaper than hashing.
+	prev []string
+}
+
+func newObjectParser() *objectParser {
+	return &objectParser{names: map[string]string{}}
+}
+
+// maxNames bounds the interned names: a file of ever new field names costs allocations,
+// not an ever growing table.
+const maxNames = 4096
+
+func (p *objectParser) intern(b []byte) string {
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.names) < maxNames {
+		p.names[s] = s
+	}
+	return s
+}
+
+// name returns the interned name in p.key, the name of field j of the record.
+func (p *objectParser) name(j int) string {
+	if j < len(p.prev) && string(p.key) == p.prev[j] {
+		return p.prev[j]
+	}
+	n := p.intern(p.key)
+	if j < len(p.prev) {
+		p.prev[j] = n
+	} else if j == len(p.prev) {
+		p.prev = append(p.prev, n)
+	}
+	return n
+}
+
+// parse reads the object at the start of b (after white space) and returns the index after
+// it. A value that is not a string, number or null is a *typeError.
+func (p *objectParser) parse(b []byte) (int, error) {
+	p.arena, p.fields = p.arena[:0], p.fields[:0]
+	i := skipSpace(b, 0)
+	if i >= len(b) {
+		return i, errShort
+	}
+	if b[i] != '{' {
+		return i, bad(i, "a record must be an object, found %s", valueType(b[i]))
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(b) {
+			return i, errShort
+		}
+		if b[i] != '"' {
+			return i, bad(i, "want a field name, found %s", valueType(b[i]))
+		}
+		var err error
+		if p.key, i, err = appendString(p.key[:0], b, i); err != nil {
+			return i, err
+		}
+		name := p.name(len(p.fields))
+		if i = skipSpace(b, i); i >= len(b) {
+			return i, errShort
+		}
+		if b[i] != ':' {
+			return i, bad(i, "want ':' after field name %q", name)
+		}
+		if i = skipSpace(b, i+1); i >= len(b) {
+			return i, errShort
+		}
+		if i, err = p.value(b, i, name); err != nil {
+			return i, err
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return i, errShort
+		}
+		switch b[i] {
+		case '}':
+			return i + 1, nil
+		case ',':
+			i = skipSpace(b, i+1)
+		default:
+			return i, bad(i, "want ',' or '}' after the value of %s", name)
+		}
+	}
+}
+
+func (p *objectParser) value(b []byte, i int, name string) (int, error) {
+	f := fieldValue{name: name, start: len(p.arena)}
+	var err error
+	switch c := b[i]; {
+	case c == '"':
+		p.arena, i, err = appendString(p.arena, b, i)
+	case c == 'n':
+		f.null = true
+		i, err = literal(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		p.arena, i, err = appendNumber(p.arena, b, i)
+	case c == 't' || c == 'f' || c == '{' || c == '[':
+		return i, &typeError{field: name, what: valueType(c)}
+	default:
+		return i, bad(i, "want a value for %s, found %s", name, valueType(c))
+	}
+	if err != nil {
+		return i, err
+	}
+	f.end = len(p.arena)
+	p.fields = append(p.fields, f)
+	return i, nil
+}
+
+// text returns the values of the parsed fields as strings sharing one allocation.
+func (p *objectParser) text() string {
+	return string(p.arena)
+}
+
+// fixUTF8 replaces invalid UTF-8 in s, so that stored text is valid and exports of it are
+// byte-identical from one round trip to the next.
+func fixUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
