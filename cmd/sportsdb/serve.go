@@ -64,7 +64,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	limiter, err := newLimiter(*v["redis"], clk, logger)
+	// Limits and the key cache run on the wall clock even when SPORTSDB_NOW pins the data
+	// clock: a pinned minute would never end, and a revoked key would never expire.
+	limiter, err := newLimiter(*v["redis"], clock.System{}, logger)
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	table := caps.New()
 	srv := server.New(server.Config{
 		Store: st, Clock: clk, Caps: table, Logger: logger, Limiter: limiter,
-		Auth:       auth.New(st, clk, auth.Options{}),
+		Auth:       auth.New(st, clock.System{}, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: fails, Window: time.Minute}),
 		TrustProxy: *v["trust-proxy"] == "true",
 		Limits:     limits,

@@ -103,7 +103,7 @@ func New(t testing.TB, opts Options) *Env {
 	table := caps.New()
 	env.Server = server.New(server.Config{
 		Store: st, Clock: clk, Caps: table, Logger: opts.Logger,
-		Auth:    auth.New(st, clk, auth.Options{}),
+		Auth:    auth.New(st, clock.System{}, auth.Options{}),
 		Guard:   auth.NewFailGuard(auth.FailGuardOptions{Limit: opts.KeyFails, Window: time.Minute}),
 		Limiter: opts.Limiter,
 	})

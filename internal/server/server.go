@@ -154,7 +154,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target) {
 	if t.headerKey {
 		key = r.Header.Get("X-API-KEY")
 	}
-	now := s.cfg.Clock.Now()
+	// Failed key checks, like rate limits, count in real time: SPORTSDB_NOW pins the data
+	// clock (next and previous events), not the passing of minutes.
+	now := time.Now()
 	addr := s.clientAddr(r)
 	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
 		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
