@@ -1,0 +1,54 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"sportsdb/internal/store"
+)
+
+// mapErr puts the store's sentinel on a driver error, keeping the driver error inside.
+func mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if s := sentinel(err); s != nil && !errors.Is(err, s) {
+		return fmt.Errorf("%w: %w", s, err)
+	}
+	return err
+}
+
+func sentinel(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case pgErr.Code == "23505": // unique_violation
+			return store.ErrConflict
+		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
+			strings.HasPrefix(pgErr.Code, "53"),                                 // insufficient resources
+			pgErr.Code == "57014",                                               // query canceled (statement timeout)
+			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03": // shutdown, cannot connect now
+			return store.ErrUnavailable
+		}
+		return nil
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), pgconn.Timeout(err),
+		errors.As(err, &connectErr), errors.As(err, &netErr),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		return store.ErrUnavailable
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+// Package postgres is the store.Store of a PostgreSQL database (pgx v5), for deployments
+// with several server replicas. Name and list columns carry pg_trgm indexes, so substring
+// searches are index lookups; a dead server answers store.ErrUnavailable within about two
+// seconds, and the pool reconnects by itself when the server is back.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+const (
+	// connectTimeout bounds reaching the server, unless the DSN sets connect_timeout.
+	connectTimeout = 2 * time.Second
+	// queryTimeout bounds every read, so a hung server turns into ErrUnavailable rather
+	// than a hung request.
+	queryTimeout = 2 * time.Second
+	// migrationLock is the advisory lock that keeps replicas starting together from
+	// migrating at once.
+	migrationLock = 0x73706f727473 // "sports"
+)
+
+// Store is a sportsdb database in PostgreSQL.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database of dsn (a postgres:// URL or key=value string) and brings
+// its schema up to date.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	cfg, err := poolConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", mapErr(err))
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	return &Store{pool: pool}, nil
+}
+
+// Migrate brings the schema of the database of dsn up to date and disconnects.
+func Migrate(ctx context.Context, dsn string) error {
+	cfg, err := poolConfig(dsn)
+	if err != nil {
+		return err
+	}
+	cfg.MaxConns = 1
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("postgres: migrate: %w", mapErr(err))
+	}
+	defer pool.Close()
+	if err := migrate(ctx, pool); err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	return nil
+}
+
+func poolConfig(dsn string) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// The parse error can quote the DSN, password included; say only what is wrong.
+		return nil, fmt.Errorf("postgres: the database address is not a valid postgres URL or key=value string")
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > connectTimeout {
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	cfg.PingTimeout = time.Second
+	cfg.HealthCheckPeriod = 15 * time.Second
+	return cfg, nil
+}
+
+// migrate applies the embedded migrations not yet recorded, all in one transaction under an
+// advisory lock.
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	ms, err := sqlstore.Migrations(migrationFiles, "migrations")
+	if err != nil {
+		return err
+	}
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+			return fmt.Errorf("migration lock: %w", mapErr(err))
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", mapErr(err))
+		}
+		for _, m := range ms {
+			var done bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, m.Version).Scan(&done); err != nil {
+				return fmt.Errorf("migration %s: %w", m.Version, mapErr(err))
+			}
+			if done {
+				continue
+			}
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("migration %s: %w", m.Version, mapErr(err))
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, m.Version); err != nil {
+				return fmt.Errorf("migration %s: %w", m.Version, mapErr(err))
+			}
+		}
+		return nil
+	})
+	return mapErr(err)
+}
+
+// bounded gives a read its deadline.
+func bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, queryTimeout)
+}
+
+// Ping says whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := bounded(ctx)
+	defer cancel()
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", mapErr(err))
+	}
+	return nil
+}
+
+// Close releases the pool.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}

@@ -1,0 +1,192 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+	"sportsdb/internal/store/storetest"
+)
+
+// testDSN is the server the tests use. Without one they skip, except on CI, which must never
+// skip them.
+func testDSN(t testing.TB) string {
+	t.Helper()
+	dsn := os.Getenv("SPORTSDB_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("SPORTSDB_TEST_POSTGRES is not set; CI must run the PostgreSQL tests")
+		}
+		t.Skip("SPORTSDB_TEST_POSTGRES is not set")
+	}
+	return dsn
+}
+
+var schemaSeq atomic.Int64
+
+// freshSchema creates an empty schema for one test, drops it when the test ends, and returns
+// a DSN whose connections use it. pg_trgm lives in public, where every test schema sees it.
+func freshSchema(t testing.TB) string {
+	t.Helper()
+	dsn := testDSN(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connect to test server: %v", err)
+	}
+	defer conn.Close(ctx)
+	schema := fmt.Sprintf("sportsdb_test_%d_%d", os.Getpid(), schemaSeq.Add(1))
+	for _, q := range []string{
+		`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`,
+		`DROP SCHEMA IF EXISTS ` + schema + ` CASCADE`,
+		`CREATE SCHEMA ` + schema,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			t.Errorf("drop test schema: %v", err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `DROP SCHEMA `+schema+` CASCADE`); err != nil {
+			t.Errorf("drop test schema: %v", err)
+		}
+	})
+	return withParam(dsn, "search_path", schema+",public")
+}
+
+func withParam(dsn, key, value string) string {
+	if strings.Contains(dsn, "://") {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		return dsn + sep + url.QueryEscape(key) + "=" + url.QueryEscape(value)
+	}
+	return dsn + " " + key + "='" + value + "'"
+}
+
+func openFresh(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), freshSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { return openFresh(t) })
+}
+
+// The migrated schema must hold every table and column record.Kinds asks for.
+func TestSchemaMatchesKinds(t *testing.T) {
+	s := openFresh(t)
+	ctx := context.Background()
+	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	have := map[string]map[string]bool{}
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			t.Fatal(err)
+		}
+		if have[table] == nil {
+			have[table] = map[string]bool{}
+		}
+		have[table][col] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(have) == 0 {
+		t.Fatal("no tables in the test schema")
+	}
+	for _, p := range sqlstore.SchemaProblems(have) {
+		t.Error(p)
+	}
+}
+
+// Migrating twice, or opening a migrated database, changes nothing.
+func TestMigrateIsIdempotent(t *testing.T) {
+	dsn := freshSchema(t)
+	ctx := context.Background()
+	for range 2 {
+		if err := Migrate(ctx, dsn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("schema_migrations has %d rows, want 1", n)
+	}
+}
+
+// Every query shape can be answered from an index, substring searches from trigram indexes.
+// Seq scans are turned off so the planner shows what it can do, not what is cheapest on
+// empty tables.
+func TestQueriesUseIndexes(t *testing.T) {
+	s := openFresh(t)
+	ctx := context.Background()
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, q store.Query, want string) {
+		query, args, err := sqlstore.Select(sqlstore.Postgres, q)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rows, err := conn.Query(ctx, "EXPLAIN "+query, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text := strings.Join(plan, "\n")
+		if strings.Contains(text, "Seq Scan") || !strings.Contains(text, want) {
+			t.Errorf("%s: want a plan using %q:\n%s", name, want, text)
+		}
+	}
+	for name, q := range storetest.LookupQueries() {
+		check(name, q, "Index")
+	}
+	for name, q := range storetest.SubstringQueries() {
+		check(name, q, "_trgm")
+	}
+}
+
+func BenchmarkUpsert(b *testing.B)      { storetest.BenchUpsert(b, openFresh(b)) }
+func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openFresh(b)) }
+func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openFresh(b)) }
+func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openFresh(b)) }

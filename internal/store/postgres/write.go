@@ -1,0 +1,162 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+)
+
+// batchSize is how many records a transaction buffers before it writes them: one read of
+// the stored docs and one insert per kind and batch instead of a round trip per record.
+const batchSize = 2000
+
+// Write runs fn in one transaction and advances the data version with it. An error of fn
+// comes back as it is, after the rollback.
+func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
+	pgTx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
+	}
+	defer pgTx.Rollback(context.WithoutCancel(ctx))
+	t := &tx{tx: pgTx, batch: sqlstore.NewBatch()}
+	defer func() { t.closed = true }()
+	if err := fn(t); err != nil {
+		return err
+	}
+	if err := t.flush(ctx); err != nil {
+		return fmt.Errorf("postgres: write: %w", err)
+	}
+	if _, err := pgTx.Exec(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
+		return fmt.Errorf("postgres: write: data version: %w", mapErr(err))
+	}
+	if err := pgTx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: write: commit: %w", mapErr(err))
+	}
+	return nil
+}
+
+// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches.
+type tx struct {
+	tx     pgx.Tx
+	batch  *sqlstore.Batch
+	closed bool // Write has returned: buffering more would lose it silently
+}
+
+func (t *tx) add(ctx context.Context, r record.Record, replace bool) error {
+	if t.closed {
+		return errors.New("transaction has ended")
+	}
+	if err := t.batch.Add(r, replace); err != nil {
+		return err
+	}
+	if t.batch.Len() >= batchSize {
+		return t.flush(ctx)
+	}
+	return nil
+}
+
+// Upsert stores r merged into the stored record of the same id.
+func (t *tx) Upsert(ctx context.Context, r record.Record) error {
+	if err := t.add(ctx, r, false); err != nil {
+		return fmt.Errorf("postgres: upsert: %w", err)
+	}
+	return nil
+}
+
+// Replace stores r as it is. A replaced record keeps its place in insertion order.
+func (t *tx) Replace(ctx context.Context, r record.Record) error {
+	if err := t.add(ctx, r, true); err != nil {
+		return fmt.Errorf("postgres: replace: %w", err)
+	}
+	return nil
+}
+
+// DeleteAll removes every record of a kind, buffered ones included.
+func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
+	if k == nil {
+		return fmt.Errorf("postgres: delete all: %w: no kind", store.ErrBadQuery)
+	}
+	t.batch.Drop(k)
+	if _, err := t.tx.Exec(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
+		return fmt.Errorf("postgres: delete all %s: %w", k.Name, mapErr(err))
+	}
+	return nil
+}
+
+// flush writes every buffered record: per kind, one read of the stored docs and one insert.
+func (t *tx) flush(ctx context.Context) error {
+	for _, kb := range t.batch.Take() {
+		stored, err := t.storedDocs(ctx, kb.Kind, kb.MergeIDs())
+		if err != nil {
+			return err
+		}
+		rows, err := kb.Rows(stored)
+		if err != nil {
+			return err
+		}
+		if err := t.insert(ctx, kb.Kind, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert writes rows with one statement: each column travels as one array.
+func (t *tx) insert(ctx context.Context, k *record.Kind, rows []sqlstore.Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := make([][]string, 2+len(k.Indexed))
+	for i := range cols {
+		cols[i] = make([]string, len(rows))
+	}
+	for j, row := range rows {
+		cols[0][j], cols[1][j] = row.ID, row.Doc
+		for i, v := range row.Index {
+			cols[2+i][j] = v
+		}
+	}
+	args := make([]any, len(cols))
+	params := make([]string, len(cols))
+	for i := range cols {
+		args[i] = cols[i]
+		params[i] = fmt.Sprintf("$%d::text[]", i+1)
+	}
+	query := "INSERT INTO " + sqlstore.Table(k) + " (" + sqlstore.InsertColumns(k) + ") SELECT * FROM unnest(" +
+		strings.Join(params, ", ") + ") ON CONFLICT (id) DO UPDATE SET " + sqlstore.UpdateExcluded(k)
+	if _, err := t.tx.Exec(ctx, query, args...); err != nil {
+		return fmt.Errorf("write %d %s records: %w", len(rows), k.Name, mapErr(err))
+	}
+	return nil
+}
+
+// storedDocs reads the stored docs of ids in one query.
+func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
+	stored := map[string]string{}
+	if len(ids) == 0 {
+		return stored, nil
+	}
+	rows, err := t.tx.Query(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
+		}
+		stored[id] = doc
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
+	}
+	return stored, nil
+}

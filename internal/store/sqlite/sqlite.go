@@ -1,0 +1,149 @@
+// Package sqlite is the store.Store of one SQLite file (pure Go driver, no C compiler). Reads
+// go through a pool of several connections; writes through a single connection, so writers
+// queue in Go instead of failing with SQLITE_BUSY, and WAL lets reads run during a write.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Pragmas of every connection. busy_timeout covers another process (an import while the
+// server runs) holding the write lock; synchronous=NORMAL is safe with WAL and much faster;
+// journal_size_limit shrinks the WAL file back after a large import.
+var pragmas = []string{
+	"busy_timeout(5000)",
+	"journal_mode(WAL)",
+	"synchronous(NORMAL)",
+	"foreign_keys(ON)",
+	"temp_store(MEMORY)",
+	"cache_size(-64000)",
+	"journal_size_limit(67108864)",
+}
+
+// Store is a sportsdb database in one SQLite file.
+type Store struct {
+	read  *sql.DB
+	write *sql.DB
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens the SQLite database at path, creating the file when it is missing, and brings
+// its schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("sqlite: open %q: want the path of a database file", path)
+	}
+	write, err := sql.Open("sqlite", dsn(path, "_txlock=immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, write); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, mapErr(err))
+	}
+	read, err := sql.Open("sqlite", dsn(path, "_pragma=query_only(1)"))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	read.SetMaxOpenConns(n)
+	read.SetMaxIdleConns(n)
+	read.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{read: read, write: write}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// dsn is the driver's name of the file with the pragmas. The path goes in as a URI so that
+// '?' or '#' in a file name cannot be read as parameters.
+func dsn(path string, extra string) string {
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	var b strings.Builder
+	b.WriteString("file:" + esc + "?")
+	for _, p := range pragmas {
+		b.WriteString("_pragma=" + p + "&")
+	}
+	b.WriteString(extra)
+	return b.String()
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	ms, err := sqlstore.Migrations(migrationFiles, "migrations")
+	if err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	for _, m := range ms {
+		if err := migrateOne(ctx, db, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateOne applies one migration unless it is recorded; the check and the apply share an
+// immediate transaction, so two processes opening a new file cannot both apply it.
+func migrateOne(ctx context.Context, db *sql.DB, m sqlstore.Migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migration %s: %w", m.Version, err)
+	}
+	defer tx.Rollback()
+	var done int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&done); err != nil {
+		return fmt.Errorf("migration %s: %w", m.Version, err)
+	}
+	if done > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+		return fmt.Errorf("migration %s: %w", m.Version, err)
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES (?, ?)`, m.Version, now); err != nil {
+		return fmt.Errorf("migration %s: %w", m.Version, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migration %s: commit: %w", m.Version, err)
+	}
+	return nil
+}
+
+// Ping says whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	if err := s.read.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", mapErr(err))
+	}
+	return nil
+}
+
+// Close releases the database. The writer closes last, so its connection checkpoints the WAL.
+func (s *Store) Close() error {
+	return errors.Join(s.read.Close(), s.write.Close())
+}

@@ -1,0 +1,152 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+	"sportsdb/internal/store/storetest"
+)
+
+func openTemp(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t) })
+}
+
+// The migrated schema must hold every table and column record.Kinds asks for.
+func TestSchemaMatchesKinds(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	rows, err := s.read.QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	have := map[string]map[string]bool{}
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			t.Fatal(err)
+		}
+		if have[table] == nil {
+			have[table] = map[string]bool{}
+		}
+		have[table][col] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sqlstore.SchemaProblems(have) {
+		t.Error(p)
+	}
+}
+
+func BenchmarkUpsert(b *testing.B)      { storetest.BenchUpsert(b, openTemp(b)) }
+func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openTemp(b)) }
+func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openTemp(b)) }
+func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openTemp(b)) }
+
+// The API's query shapes must be index lookups, not table scans.
+func TestQueriesUseIndexes(t *testing.T) {
+	s := openTemp(t)
+	for name, q := range storetest.LookupQueries() {
+		query, args, err := sqlstore.Select(sqlstore.SQLite, q)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rows, err := s.read.Query("EXPLAIN QUERY PLAN "+query, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, step := range plan {
+			if strings.HasPrefix(step, "SCAN ") {
+				t.Errorf("%s scans: %v\n%s", name, plan, query)
+			}
+		}
+	}
+}
+
+// Another process holding the write lock past the deadline makes a write ErrUnavailable,
+// and an expired deadline does the same for a read.
+func TestLockedAndLateAreUnavailable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "locked.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sql.Open("sqlite", dsn(path, "_txlock=immediate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	holder, err := other.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback()
+	if _, err := holder.Exec(`UPDATE meta SET value = value WHERE name = 'data_version'`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err = s.Write(ctx, func(store.Tx) error { return nil })
+	if !errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("write while another holds the lock: got %v, want ErrUnavailable", err)
+	}
+	late, cancelLate := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelLate()
+	if _, err := s.Count(late, record.Team); !errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("read past its deadline: got %v, want ErrUnavailable", err)
+	}
+}
+
+func TestOpenRejectsNonFiles(t *testing.T) {
+	for _, p := range []string{"", ":memory:", "file:x.db?mode=memory"} {
+		if s, err := Open(context.Background(), p); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", p)
+		}
+	}
+}
+
+// A file name with URI metacharacters is a plain file name.
+func TestOpenOddFileName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a?b#c%d.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("database not created under its own name: %v", err)
+	}
+}

@@ -1,0 +1,199 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+)
+
+const (
+	// batchSize is how many records a transaction buffers before it writes them.
+	batchSize = 1000
+	// rowsPerInsert rows go in one INSERT: fewer statement executions, the largest cost of
+	// a bulk import after the b-trees themselves.
+	rowsPerInsert = 32
+	// idsPerRead ids go in one read of stored docs.
+	idsPerRead = 128
+)
+
+// Write runs fn in one transaction on the writer connection and advances the data version
+// with it. An error of fn comes back as it is, after the rollback. Writes queue for the one
+// writer connection, so fn must not call Write or the key methods of the same store; reads
+// inside fn see the last committed data.
+func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
+	sqlTx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: write: begin: %w", mapErr(err))
+	}
+	defer sqlTx.Rollback()
+	t := &tx{tx: sqlTx, batch: sqlstore.NewBatch(), stmts: map[string]*sql.Stmt{}}
+	defer func() { t.closed = true }()
+	if err := fn(t); err != nil {
+		return err
+	}
+	if err := t.flush(ctx); err != nil {
+		return fmt.Errorf("sqlite: write: %w", err)
+	}
+	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
+		return fmt.Errorf("sqlite: write: data version: %w", mapErr(err))
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: write: commit: %w", mapErr(err))
+	}
+	return nil
+}
+
+// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches with
+// statements prepared once per transaction.
+type tx struct {
+	tx     *sql.Tx
+	batch  *sqlstore.Batch
+	stmts  map[string]*sql.Stmt
+	closed bool // Write has returned: buffering more would lose it silently
+}
+
+func (t *tx) add(ctx context.Context, r record.Record, replace bool) error {
+	if t.closed {
+		return fmt.Errorf("transaction has ended")
+	}
+	if err := t.batch.Add(r, replace); err != nil {
+		return err
+	}
+	if t.batch.Len() >= batchSize {
+		return t.flush(ctx)
+	}
+	return nil
+}
+
+// Upsert stores r merged into the stored record of the same id.
+func (t *tx) Upsert(ctx context.Context, r record.Record) error {
+	if err := t.add(ctx, r, false); err != nil {
+		return fmt.Errorf("sqlite: upsert: %w", err)
+	}
+	return nil
+}
+
+// Replace stores r as it is. A replaced record keeps its place in insertion order.
+func (t *tx) Replace(ctx context.Context, r record.Record) error {
+	if err := t.add(ctx, r, true); err != nil {
+		return fmt.Errorf("sqlite: replace: %w", err)
+	}
+	return nil
+}
+
+// DeleteAll removes every record of a kind, buffered ones included.
+func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
+	if k == nil {
+		return fmt.Errorf("sqlite: delete all: %w: no kind", store.ErrBadQuery)
+	}
+	t.batch.Drop(k)
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
+		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, mapErr(err))
+	}
+	return nil
+}
+
+func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", mapErr(err))
+	}
+	t.stmts[query] = st
+	return st, nil
+}
+
+// flush writes every buffered record.
+func (t *tx) flush(ctx context.Context) error {
+	for _, kb := range t.batch.Take() {
+		stored, err := t.storedDocs(ctx, kb.Kind, kb.MergeIDs())
+		if err != nil {
+			return err
+		}
+		rows, err := kb.Rows(stored)
+		if err != nil {
+			return err
+		}
+		if err := t.insert(ctx, kb.Kind, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storedDocs reads the stored docs of ids, idsPerRead at a time. The last group is padded
+// with a repeated id, so one prepared statement serves every group.
+func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
+	stored := map[string]string{}
+	if len(ids) == 0 {
+		return stored, nil
+	}
+	st, err := t.stmt(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id IN (`+sqlstore.Params(sqlstore.SQLite, 1, idsPerRead)+`)`)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]any, idsPerRead)
+	for start := 0; start < len(ids); start += idsPerRead {
+		for i := range args {
+			args[i] = ids[min(start+i, len(ids)-1)]
+		}
+		if err := readDocs(ctx, st, args, stored); err != nil {
+			return nil, fmt.Errorf("read stored %s: %w", k.Name, err)
+		}
+	}
+	return stored, nil
+}
+
+func readDocs(ctx context.Context, st *sql.Stmt, args []any, into map[string]string) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return mapErr(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return mapErr(err)
+		}
+		into[id] = doc
+	}
+	return mapErr(rows.Err())
+}
+
+// insert writes rows, rowsPerInsert to a statement; a replaced or merged record keeps its
+// place in insertion order.
+func (t *tx) insert(ctx context.Context, k *record.Kind, rows []sqlstore.Row) error {
+	for len(rows) > 0 {
+		n := rowsPerInsert
+		if len(rows) < n {
+			n = 1
+		}
+		st, err := t.stmt(ctx, insertSQL(k, n))
+		if err != nil {
+			return err
+		}
+		args := make([]any, 0, n*(2+len(k.Indexed)))
+		for _, row := range rows[:n] {
+			args = append(args, row.Args()...)
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("write %s %q: %w", k.Name, rows[0].ID, mapErr(err))
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+func insertSQL(k *record.Kind, n int) string {
+	one := "(" + sqlstore.Params(sqlstore.SQLite, 1, 2+len(k.Indexed)) + ")"
+	values := strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
+	return "INSERT INTO " + sqlstore.Table(k) + " (" + sqlstore.InsertColumns(k) + ") VALUES " + values +
+		" ON CONFLICT (id) DO UPDATE SET " + sqlstore.UpdateExcluded(k)
+}

@@ -1,0 +1,211 @@
+// Package sqlstore holds what the SQLite and PostgreSQL stores share: the translation of a
+// store.Query into SQL, the columns of a kind's table, and the list of embedded migrations.
+// The few differences between the two databases are the named fields of Dialect.
+package sqlstore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// Dialect is what differs between the databases in the text of a query.
+type Dialect struct {
+	// Param is the placeholder of the n-th argument, counted from 1.
+	Param func(n int) string
+	// Numeric is an expression of col as an integer, or NULL when col does not hold one, so
+	// that a stray value never makes a query fail.
+	Numeric func(col string) string
+	// Prefix is a condition that col starts with v (folded, not escaped).
+	Prefix func(b *Builder, col, v string) string
+}
+
+// SQLite is the dialect of SQLite.
+var SQLite = Dialect{
+	Param: func(int) string { return "?" },
+	Numeric: func(col string) string {
+		// GLOB checks the text is an optional '-' and 1 to 18 digits, so CAST cannot overflow.
+		return "(CASE WHEN " + col + " GLOB '[0-9]*' AND " + col + " NOT GLOB '*[^0-9]*' AND length(" + col + ") <= 18" +
+			" OR " + col + " GLOB '-[0-9]*' AND substr(" + col + ", 2) NOT GLOB '*[^0-9]*' AND length(" + col + ") <= 19" +
+			" THEN CAST(" + col + " AS INTEGER) END)"
+	},
+	// A range instead of LIKE: SQLite's LIKE is case-insensitive and cannot use the index of a
+	// BINARY column. No UTF-8 text contains the byte 0xFF, so it bounds every continuation.
+	Prefix: func(b *Builder, col, v string) string {
+		return "(" + col + " >= " + b.Arg(v) + " AND " + col + " < " + b.Arg(v+"\xff") + ")"
+	},
+}
+
+// Postgres is the dialect of PostgreSQL. Columns use the "C" collation, so LIKE 'x%' can use
+// a btree index and text sorts byte-wise as on SQLite.
+var Postgres = Dialect{
+	Param: func(n int) string { return "$" + strconv.Itoa(n) },
+	Numeric: func(col string) string {
+		return "(CASE WHEN " + col + " ~ '^-?[0-9]{1,18}$' THEN " + col + "::bigint END)"
+	},
+	Prefix: func(b *Builder, col, v string) string {
+		return col + " LIKE " + b.Arg(EscapeLike(v)+"%") + ` ESCAPE '\'`
+	},
+}
+
+// Builder collects the text and arguments of one statement.
+type Builder struct {
+	d    Dialect
+	sb   strings.Builder
+	args []any
+}
+
+// Arg adds an argument and returns its placeholder.
+func (b *Builder) Arg(v any) string {
+	b.args = append(b.args, v)
+	return b.d.Param(len(b.args))
+}
+
+// EscapeLike escapes the LIKE metacharacters of a user value, for use with ESCAPE '\'.
+func EscapeLike(s string) string {
+	if !strings.ContainsAny(s, `%_\`) {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Select translates a query into a statement selecting the doc column of the records it
+// asks for, or returns an error wrapping store.ErrBadQuery.
+func Select(d Dialect, q store.Query) (string, []any, error) {
+	if q.Kind == nil {
+		return "", nil, fmt.Errorf("%w: query names no kind", store.ErrBadQuery)
+	}
+	if q.Limit < 0 {
+		return "", nil, fmt.Errorf("%w: negative limit %d", store.ErrBadQuery, q.Limit)
+	}
+	b := &Builder{d: d}
+	b.sb.WriteString("SELECT doc FROM " + Table(q.Kind))
+	for i, c := range q.Where {
+		if i == 0 {
+			b.sb.WriteString(" WHERE ")
+		} else {
+			b.sb.WriteString(" AND ")
+		}
+		if err := b.cond(q.Kind, c); err != nil {
+			return "", nil, err
+		}
+	}
+	b.sb.WriteString(" ORDER BY ")
+	for _, o := range q.OrderBy {
+		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		if !ok {
+			return "", nil, notIndexed(q.Kind, o.Field, o.Norm)
+		}
+		col := quote(ix.Column())
+		if o.Numeric {
+			// Values that are not numbers sort after the numbers, either way.
+			col = d.Numeric(col)
+			b.sb.WriteString(col + " IS NULL, ")
+		}
+		b.sb.WriteString(col)
+		if o.Desc {
+			b.sb.WriteString(" DESC")
+		}
+		b.sb.WriteString(", ")
+	}
+	b.sb.WriteString("seq")
+	if q.Limit > 0 {
+		b.sb.WriteString(" LIMIT " + strconv.Itoa(q.Limit))
+	}
+	return b.sb.String(), b.args, nil
+}
+
+func notIndexed(k *record.Kind, field string, n record.Norm) error {
+	return fmt.Errorf("%w: %s has no %s index on %q", store.ErrBadQuery, k.Name, normName(n), field)
+}
+
+func normName(n record.Norm) string {
+	switch n {
+	case record.Exact:
+		return "exact"
+	case record.Name:
+		return "name"
+	case record.List:
+		return "list"
+	}
+	return "unknown (" + strconv.Itoa(int(n)) + ")"
+}
+
+func (b *Builder) cond(k *record.Kind, c store.Cond) error {
+	if len(c.Or) > 0 {
+		b.sb.WriteString("(")
+		for i, sub := range c.Or {
+			if i > 0 {
+				b.sb.WriteString(" OR ")
+			}
+			if err := b.cond(k, sub); err != nil {
+				return err
+			}
+		}
+		b.sb.WriteString(")")
+		return nil
+	}
+	ix, ok := k.IndexOf(c.Field, c.Norm)
+	if !ok {
+		return notIndexed(k, c.Field, c.Norm)
+	}
+	if !applies(c.Op, c.Norm) {
+		return fmt.Errorf("%w: operator %d does not apply to the %s index on %s.%s",
+			store.ErrBadQuery, c.Op, normName(c.Norm), k.Name, c.Field)
+	}
+	col := quote(ix.Column())
+	v := c.Value
+	if c.Norm != record.Exact {
+		v = record.Fold(v)
+	}
+	switch c.Op {
+	case store.Eq:
+		if c.Norm == record.List {
+			v = record.FoldList(c.Value)
+		}
+		b.sb.WriteString(col + " = " + b.Arg(v))
+	case store.Contains:
+		b.sb.WriteString(col + " LIKE " + b.Arg("%"+EscapeLike(v)+"%") + ` ESCAPE '\'`)
+	case store.Prefix:
+		b.sb.WriteString(b.d.Prefix(b, col, v))
+	case store.ListHas, store.ListContains:
+		b.listCond(col, c.Op, v)
+	case store.Gt, store.Ge, store.Lt, store.Le:
+		b.sb.WriteString(col + " " + [...]string{"", "", "", "", "", ">", ">=", "<", "<="}[c.Op] + " " + b.Arg(v))
+	case store.NotEmpty:
+		b.sb.WriteString(col + " <> ''")
+	}
+	return nil
+}
+
+// listCond matches one item of a column kept as ",a,b,c,". An item never holds a comma, so
+// neither does a value that can match one.
+func (b *Builder) listCond(col string, op store.Op, v string) {
+	if strings.Contains(v, ",") || (op == store.ListHas && v == "") {
+		b.sb.WriteString("1 = 0")
+		return
+	}
+	pattern := "%," + EscapeLike(v) + ",%"
+	if op == store.ListContains {
+		pattern = "%" + EscapeLike(v) + "%"
+	}
+	b.sb.WriteString(col + " LIKE " + b.Arg(pattern) + ` ESCAPE '\'`)
+}
+
+// applies says whether an operator makes sense on a column of that norm.
+func applies(op store.Op, n record.Norm) bool {
+	switch op {
+	case store.Eq, store.NotEmpty:
+		return n == record.Exact || n == record.Name || n == record.List
+	case store.Contains, store.Prefix:
+		return n == record.Name
+	case store.ListHas, store.ListContains:
+		return n == record.List
+	case store.Gt, store.Ge, store.Lt, store.Le:
+		return n == record.Exact || n == record.Name
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package sqlstore
+
+import (
+	"fmt"
+	"strings"
+
+	"sportsdb/internal/record"
+)
+
+// Table is the quoted table name of a kind.
+func Table(k *record.Kind) string { return quote(k.Name) }
+
+func quote(ident string) string { return `"` + ident + `"` }
+
+// Columns are the columns a kind's table must have: seq, id, doc and one per index.
+func Columns(k *record.Kind) []string {
+	cols := []string{"seq", "id", "doc"}
+	for _, ix := range k.Indexed {
+		cols = append(cols, ix.Column())
+	}
+	return cols
+}
+
+// Row is a record as it is written: id, doc and the index values in k.Indexed order.
+type Row struct {
+	ID    string
+	Doc   string
+	Index []string
+}
+
+// NewRow computes the stored form of a record.
+func NewRow(r record.Record) (Row, error) {
+	if r.Kind == nil {
+		return Row{}, fmt.Errorf("record has no kind")
+	}
+	if len(r.Values) != len(r.Kind.Fields) {
+		return Row{}, fmt.Errorf("%s record has %d values for %d fields", r.Kind.Name, len(r.Values), len(r.Kind.Fields))
+	}
+	id, err := r.ID()
+	if err != nil {
+		return Row{}, err
+	}
+	row := Row{ID: id, Doc: string(record.EncodeDoc(r)), Index: make([]string, len(r.Kind.Indexed))}
+	for i, ix := range r.Kind.Indexed {
+		row.Index[i] = ix.IndexValue(r.Get(ix.Field))
+	}
+	return row, nil
+}
+
+// Args are the row's values in the order of the columns of InsertColumns.
+func (r Row) Args() []any {
+	args := make([]any, 0, 2+len(r.Index))
+	args = append(args, r.ID, r.Doc)
+	for _, v := range r.Index {
+		args = append(args, v)
+	}
+	return args
+}
+
+// InsertColumns is the column list of an insert, without seq.
+func InsertColumns(k *record.Kind) string {
+	cols := []string{"id", "doc"}
+	for _, ix := range k.Indexed {
+		cols = append(cols, quote(ix.Column()))
+	}
+	return strings.Join(cols, ", ")
+}
+
+// UpdateExcluded is the SET list of an upsert that takes every column from the new row.
+func UpdateExcluded(k *record.Kind) string {
+	sets := []string{"doc = excluded.doc"}
+	for _, ix := range k.Indexed {
+		c := quote(ix.Column())
+		sets = append(sets, c+" = excluded."+c)
+	}
+	return strings.Join(sets, ", ")
+}
+
+// Params is a list of n placeholders starting at argument first.
+func Params(d Dialect, first, n int) string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = d.Param(first + i)
+	}
+	return strings.Join(ps, ", ")
+}

@@ -1,0 +1,95 @@
+// Package storetest is the suite every store.Store implementation must pass: the SQLite and
+// PostgreSQL stores run the same tests, so the API sees the same answers from either.
+package storetest
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// Run runs the suite; open returns a new, empty store for each test and closes it when the
+// test ends.
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"FindOps", testFindOps},
+		{"FindOrder", testFindOrder},
+		{"NumericOrder", testNumericOrder},
+		{"BadQuery", testBadQuery},
+		{"Get", testGet},
+		{"UpsertMerge", testUpsertMerge},
+		{"UpsertTwiceInOneWrite", testUpsertTwice},
+		{"Replace", testReplace},
+		{"DeleteAll", testDeleteAll},
+		{"Rollback", testRollback},
+		{"ScanCount", testScanCount},
+		{"DataVersion", testDataVersion},
+		{"Keys", testKeys},
+		{"ConcurrentReadsDuringWrite", testConcurrentReads},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+	}
+}
+
+// rec builds a record from field, value pairs.
+func rec(k *record.Kind, kv ...string) record.Record {
+	r := k.NewRecord()
+	for i := 0; i+1 < len(kv); i += 2 {
+		r.Set(kv[i], record.Str(kv[i+1]))
+	}
+	return r
+}
+
+func put(t *testing.T, s store.Store, recs ...record.Record) {
+	t.Helper()
+	err := s.Write(context.Background(), func(tx store.Tx) error {
+		for _, r := range recs {
+			if err := tx.Upsert(context.Background(), r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("write: %v", err)
+	}
+}
+
+func ids(t *testing.T, recs []record.Record) []string {
+	t.Helper()
+	out := []string{}
+	for _, r := range recs {
+		id, err := r.ID()
+		if err != nil {
+			t.Fatalf("record without id: %v", err)
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+func find(t *testing.T, s store.Store, q store.Query) []string {
+	t.Helper()
+	recs, err := s.Find(context.Background(), q)
+	if err != nil {
+		t.Fatalf("find: %v", err)
+	}
+	return ids(t, recs)
+}
+
+func wantIDs(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	if want == nil {
+		want = []string{}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: got %v, want %v", what, got, want)
+	}
+}
