@@ -2,85 +2,20 @@ package postgres
 
 import (
 	"context"
-	"fmt"
-	"net/url"
-	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/pgtest"
 	"sportsdb/internal/store/sqlstore"
 	"sportsdb/internal/store/storetest"
 )
 
-// testDSN is the server the tests use. Without one they skip, except on CI, which must never
-// skip them.
-func testDSN(t testing.TB) string {
-	t.Helper()
-	dsn := os.Getenv("SPORTSDB_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SPORTSDB_TEST_POSTGRES is not set; CI must run the PostgreSQL tests")
-		}
-		t.Skip("SPORTSDB_TEST_POSTGRES is not set")
-	}
-	return dsn
-}
-
-var schemaSeq atomic.Int64
-
-// freshSchema creates an empty schema for one test, drops it when the test ends, and returns
-// a DSN whose connections use it. pg_trgm lives in public, where every test schema sees it.
-func freshSchema(t testing.TB) string {
-	t.Helper()
-	dsn := testDSN(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("connect to test server: %v", err)
-	}
-	defer conn.Close(ctx)
-	schema := fmt.Sprintf("sportsdb_test_%d_%d", os.Getpid(), schemaSeq.Add(1))
-	for _, q := range []string{
-		`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`,
-		`DROP SCHEMA IF EXISTS ` + schema + ` CASCADE`,
-		`CREATE SCHEMA ` + schema,
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			t.Errorf("drop test schema: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Errorf("drop test schema: %v", err)
-		}
-	})
-	return withParam(dsn, "search_path", schema+",public")
-}
-
-func withParam(dsn, key, value string) string {
-	if strings.Contains(dsn, "://") {
-		sep := "?"
-		if strings.Contains(dsn, "?") {
-			sep = "&"
-		}
-		return dsn + sep + url.QueryEscape(key) + "=" + url.QueryEscape(value)
-	}
-	return dsn + " " + key + "='" + value + "'"
-}
-
 func openFresh(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), freshSchema(t))
+	s, err := Open(context.Background(), pgtest.FreshSchema(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +60,7 @@ func TestSchemaMatchesKinds(t *testing.T) {
 
 // Migrating twice, or opening a migrated database, changes nothing.
 func TestMigrateIsIdempotent(t *testing.T) {
-	dsn := freshSchema(t)
+	dsn := pgtest.FreshSchema(t)
 	ctx := context.Background()
 	for range 2 {
 		if err := Migrate(ctx, dsn); err != nil {

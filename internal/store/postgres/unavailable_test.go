@@ -12,6 +12,7 @@ import (
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/pgtest"
 )
 
 // proxy forwards TCP to the test server and can play a dead one: down refuses connections
@@ -123,7 +124,7 @@ func targetOf(t *testing.T, dsn string) string {
 // A dead or hung server gives ErrUnavailable, not a hang; the store works again, without
 // being reopened, once the server is back.
 func TestUnavailableAndRecovery(t *testing.T) {
-	dsn := freshSchema(t)
+	dsn := pgtest.FreshSchema(t)
 	p := startProxy(t, targetOf(t, dsn))
 	ctx := context.Background()
 	s, err := Open(ctx, through(t, dsn, p.addr))
