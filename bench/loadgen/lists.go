@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// endpoint makes one request of a kind from the pools: for v1 the file and query, for v2 the
+// path after /api/v2/json/. ok is false when the pools hold nothing it can ask about.
+type endpoint struct {
+	name     string
+	v2       bool
+	freeOnly bool // eventsround.php answers free keys only
+	make     func(p *pools, r *rand.Rand) (string, bool)
+}
+
+func pick[T any](r *rand.Rand, xs []T) (T, bool) {
+	var zero T
+	if len(xs) == 0 {
+		return zero, false
+	}
+	return xs[r.IntN(len(xs))], true
+}
+
+// q builds a v1 file-and-query from name, value pairs.
+func q(file string, kv ...string) string {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Add(kv[i], kv[i+1])
+	}
+	if len(v) == 0 {
+		return file
+	}
+	return file + "?" + v.Encode()
+}
+
+func team(build func(id, name string) string) func(*pools, *rand.Rand) (string, bool) {
+	return namedFrom(func(p *pools) []named { return p.teams }, build)
+}
+
+func player(build func(id, name string) string) func(*pools, *rand.Rand) (string, bool) {
+	return namedFrom(func(p *pools) []named { return p.players }, build)
+}
+
+func namedFrom(list func(*pools) []named, build func(id, name string) string) func(*pools, *rand.Rand) (string, bool) {
+	return func(p *pools, r *rand.Rand) (string, bool) {
+		x, ok := pick(r, list(p))
+		if !ok || x.id == "" || x.name == "" {
+			return "", false
+		}
+		return build(x.id, x.name), true
+	}
+}
+
+func event(build func(e eventInfo) string) func(*pools, *rand.Rand) (string, bool) {
+	return func(p *pools, r *rand.Rand) (string, bool) {
+		e, ok := pick(r, p.events)
+		if !ok || e.id == "" {
+			return "", false
+		}
+		s := build(e)
+		return s, s != ""
+	}
+}
+
+func league(build func(l leagueInfo) string) func(*pools, *rand.Rand) (string, bool) {
+	return func(p *pools, r *rand.Rand) (string, bool) {
+		l, ok := pick(r, p.leagues)
+		if !ok || l.id == "" {
+			return "", false
+		}
+		s := build(l)
+		return s, s != ""
+	}
+}
+
+func word(list func(*pools) []string, build func(string) string) func(*pools, *rand.Rand) (string, bool) {
+	return func(p *pools, r *rand.Rand) (string, bool) {
+		s, ok := pick(r, list(p))
+		if !ok || s == "" {
+			return "", false
+		}
+		return build(s), true
+	}
+}
+
+func fixed(s string) func(*pools, *rand.Rand) (string, bool) {
+	return func(*pools, *rand.Rand) (string, bool) { return s, true }
+}
+
+func seg(s string) string { return url.PathEscape(s) }
+
+func sports(p *pools) []string    { return p.sports }
+func countries(p *pools) []string { return p.countries }
+func dates(p *pools) []string     { return p.dates }
+
+// firstWord makes a partial name for searches that match within names.
+func firstWord(s string) string {
+	f, _, _ := strings.Cut(s, " ")
+	return f
+}
+
+func playerDetail(file string) endpoint {
+	return endpoint{name: file, make: player(func(id, _ string) string { return q(file, "id", id) })}
+}
+
+func eventDetail(file string) endpoint {
+	return endpoint{name: file, make: event(func(e eventInfo) string { return q(file, "id", e.id) })}
+}
+
+func v2ID(group string, list func(*pools) []string) endpoint {
+	return endpoint{name: group, v2: true, make: word(list, func(id string) string { return group + "/" + seg(id) })}
+}
+
+func ids[T any](xs []T, get func(T) string) []string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, get(x))
+	}
+	return out
+}
+
+func teamIDs(p *pools) []string    { return ids(p.teams, func(n named) string { return n.id }) }
+func playerIDs(p *pools) []string  { return ids(p.players, func(n named) string { return n.id }) }
+func venueIDs(p *pools) []string   { return ids(p.venues, func(n named) string { return n.id }) }
+func leagueIDs(p *pools) []string  { return ids(p.leagues, func(l leagueInfo) string { return l.id }) }
+func eventIDs(p *pools) []string   { return ids(p.events, func(e eventInfo) string { return e.id }) }
+func channelIDs(p *pools) []string { return ids(p.channels, func(n named) string { return n.id }) }
+func channelNames(p *pools) []string {
+	return ids(p.channels, func(n named) string { return n.name })
+}
+func leagueNames(p *pools) []string {
+	return ids(p.leagues, func(l leagueInfo) string { return l.name })
+}
+func venueNames(p *pools) []string  { return ids(p.venues, func(n named) string { return n.name }) }
+func teamNames(p *pools) []string   { return ids(p.teams, func(n named) string { return n.name }) }
+func playerNames(p *pools) []string { return ids(p.players, func(n named) string { return n.name }) }
+func eventNames(p *pools) []string  { return ids(p.events, func(e eventInfo) string { return e.name }) }
+
+// writeList writes request lines, TARGET or TARGET<TAB>KEY.
+func writeList(path string, lines []line) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write list: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	for _, l := range lines {
+		if l.key != "" {
+			fmt.Fprintf(w, "%s\t%s\n", l.target, l.key)
+		} else {
+			fmt.Fprintln(w, l.target)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("write list: %w", err)
+	}
+	return f.Close()
+}
+
+func readKeys(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("keys: %w", err)
+	}
+	var keys []string
+	for _, k := range strings.Fields(string(b)) {
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("keys: %s holds no key", path)
+	}
+	return keys, nil
+}
+
+// scrubKey hides the key segment of a v1 path, for messages.
+func scrubKey(target string) string {
+	parts := strings.SplitN(target, "/", 6)
+	if len(parts) == 6 && parts[1] == "api" && parts[3] == "json" && strings.HasSuffix(strings.SplitN(parts[5], "?", 2)[0], ".php") {
+		parts[4] = "{key}"
+	}
+	return strings.Join(parts, "/")
+}
+
+func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadgen lists", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "", "server base URL, http://host:port")
+	premium := fs.String("premium", "", "file of premium keys, one per line")
+	free := fs.String("free", "", "file of free keys, one per line")
+	out := fs.String("out", "", "folder for hot.txt, mixed.txt and search.txt")
+	n := fs.Int("n", 5000, "requests in the mixed and search lists")
+	hot := fs.Int("hot", 5, "distinct requests in the hot list")
+	leagues := fs.Int("leagues", 40, "leagues to read ids and names from")
+	seed := fs.Uint64("seed", 1, "random seed")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *base == "" || *premium == "" || *free == "" || *out == "" {
+		return errors.New("lists: -base, -premium, -free and -out are required")
+	}
+	if *n < 1 || *hot < 1 || *leagues < 1 {
+		return errors.New("lists: -n, -hot and -leagues must be at least 1")
+	}
+	pk, err := readKeys(*premium)
+	if err != nil {
+		return err
+	}
+	fk, err := readKeys(*free)
+	if err != nil {
+		return err
+	}
+	d := newDiscoverer(*base, pk[0], *seed)
+	p, err := discover(ctx, d, *leagues)
+	if err != nil {
+		return err
+	}
+	b := &builder{p: p, r: rand.New(rand.NewPCG(*seed, 7)), premium: pk, free: fk}
+	sets := map[string][]line{"hot.txt": b.hot(*hot), "mixed.txt": b.build(mixedEndpoints, *n, true), "search.txt": b.build(searchEndpoints, *n, false)}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return fmt.Errorf("lists: %w", err)
+	}
+	for name, lines := range sets {
+		if err := writeList(filepath.Join(*out, name), lines); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "lists from %d requests: %d leagues, %d teams, %d players, %d events, %d venues, %d channels; hot %d, mixed %d, search %d lines\n",
+		d.requests, len(p.leagues), len(p.teams), len(p.players), len(p.events), len(p.venues), len(p.channels),
+		len(sets["hot.txt"]), len(sets["mixed.txt"]), len(sets["search.txt"]))
+	return nil
+}

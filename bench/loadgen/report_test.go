@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sampleResults = `{"type":"metric","name":"load average at start","value":"1.00 2.00 3.00","unit":"","note":"shared"}
+{"type":"run","run":{"workload":"hot","server":"sportsdb","connections":32,"seconds":15,"requests":90000,"rps":6000,"p50_ms":2,"p99_ms":9,"max_ms":20,"errors":0,"status":{"200":90000}}}
+{"type":"run","run":{"workload":"hot","server":"nginx","connections":32,"seconds":15,"requests":150000,"rps":10000,"p50_ms":1,"p99_ms":4,"max_ms":9,"errors":0,"status":{"200":150000}}}
+{"type":"run","run":{"workload":"mixed","server":"sportsdb","connections":32,"seconds":15,"requests":30000,"rps":2000,"p50_ms":5,"p99_ms":50,"max_ms":90,"errors":3,"status":{"200":29997,"503":3}}}
+{"type":"run","run":{"workload":"mixed","server":"nginx","connections":32,"seconds":15,"requests":120000,"rps":8000,"p50_ms":1,"p99_ms":6,"max_ms":9,"errors":0,"status":{"200":120000}}}
+{"type":"run","run":{"workload":"mixed","server":"sportsdb","target_rate":1000,"connections":32,"seconds":15,"requests":15000,"rps":1000,"p50_ms":1,"p99_ms":8.5,"max_ms":30,"errors":0,"status":{"200":15000}}}
+{"type":"metric","name":"sportsdb peak RSS","value":301,"unit":"MB"}
+{"type":"metric","name":"import speed","value":120000,"unit":"records/s"}
+`
+
+func TestReportTargets(t *testing.T) {
+	runs, metrics, err := readResults(strings.NewReader(sampleResults))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]target{}
+	for _, tg := range targets(runs, metrics) {
+		got[tg.name] = tg
+	}
+	want := map[string][2]string{
+		"hot: sportsdb/nginx req/s":          {"0.60", "yes"},
+		"mixed: sportsdb/nginx req/s":        {"0.25", "no"},
+		"mixed: p99 at half of peak rate":    {"8.50 ms", "yes"},
+		"sportsdb peak RSS":                  {"301 MB", "no"},
+		"import into SQLite":                 {"120000 records/s", "yes"},
+		"search: p99 at full load":           {"not measured", "-"},
+		"first answer after start (demo db)": {"not measured", "-"},
+	}
+	for name, w := range want {
+		if g := got[name]; g.measured != w[0] || g.met != w[1] {
+			t.Errorf("%s: measured %q met %q, want %q %q", name, g.measured, g.met, w[0], w[1])
+		}
+	}
+}
+
+func TestReportTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	os.WriteFile(path, []byte(sampleResults), 0o644)
+	var out, errOut bytes.Buffer
+	if err := dispatch(context.Background(), []string{"report", path}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"| hot | sportsdb | 32 | 6000 | 2.00 | 9.00 | 20.0 | 0 | 0.60 |",
+		"| mixed | sportsdb | 32 | 2000 | 5.00 | 50.00 | 90.0 | 3 | 0.25 |",
+		"| mixed @ 1000/s | sportsdb | 32 | 1000 | 1.00 | 8.50 | 30.0 | 0 |  |",
+		"| load average at start | 1.00 2.00 3.00  | shared |",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestReportRejectsBadLines(t *testing.T) {
+	for _, bad := range []string{"not json\n", `{"type":"other"}` + "\n", `{"type":"metric"}` + "\n"} {
+		if _, _, err := readResults(strings.NewReader(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// line is one entry of a request list: a request target and the X-API-KEY header it carries
+// ("" for none). In the file it is TARGET or TARGET<TAB>KEY, one per line.
+type line struct {
+	target, key string
+}
+
+func readList(path string) ([]line, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("request list: %w", err)
+	}
+	defer f.Close()
+	var out []line
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		target, key, _ := strings.Cut(text, "\t")
+		if !strings.HasPrefix(target, "/") || strings.ContainsAny(target, " \r\n") || strings.ContainsAny(key, "\t\r\n") {
+			return nil, fmt.Errorf("request list %s line %d: want /PATH?QUERY, optionally a tab and a key: %q", path, n, text)
+		}
+		out = append(out, line{target, key})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("request list %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("request list %s is empty", path)
+	}
+	return out, nil
+}
+
+// load describes one measured run.
+type load struct {
+	addr        string // host:port
+	list        []line
+	connections int
+	duration    time.Duration
+	warmup      time.Duration // requests sent before measuring starts, not counted
+	rate        float64       // requests per second for a constant-rate run; 0 = as fast as possible
+	timeout     time.Duration
+}
+
+// result is what one run measured. Latencies of a constant-rate run count from when each
+// request was due, not when it was sent, so a stalled server is not hidden by a stalled
+// client (coordinated omission).
+type result struct {
+	Label      string         `json:"label,omitempty"`
+	Workload   string         `json:"workload,omitempty"`
+	Server     string         `json:"server,omitempty"`
+	Rate       float64        `json:"target_rate,omitempty"`
+	Conns      int            `json:"connections"`
+	Seconds    float64        `json:"seconds"`
+	Requests   int            `json:"requests"`
+	RPS        float64        `json:"rps"`
+	P50        float64        `json:"p50_ms"`
+	P90        float64        `json:"p90_ms"`
+	P99        float64        `json:"p99_ms"`
+	Max        float64        `json:"max_ms"`
+	Errors     int            `json:"errors"`
+	NetErrors  int            `json:"net_errors"`
+	Status     map[string]int `json:"status"`
+	BodyBytes  int64          `json:"body_bytes"`
+	FirstError string         `json:"first_error,omitempty"`
+}
+
+type workerStats struct {
+	lat      []time.Duration
+	status   map[int]int
+	netErrs  int
+	bytes    int64
+	firstErr error
+}
+
+// runLoad drives the server with l and returns what it measured.
+func runLoad(ctx context.Context, l load) (result, error) {
+	if l.connections < 1 || l.duration <= 0 {
+		return result{}, errors.New("run: want at least one connection and a positive duration")
+	}
+	host := l.addr
+	reqs := make([]request, len(l.list))
+	for i, ln := range l.list {
+		reqs[i] = buildRequest(host, ln.target, ln.key)
+	}
+	start := time.Now().Add(l.warmup)
+	end := start.Add(l.duration)
+	var due chan time.Time
+	if l.rate > 0 {
+		due = make(chan time.Time, 1<<16)
+		go schedule(ctx, due, start, end, l.rate)
+	}
+	stats := make([]*workerStats, l.connections)
+	var wg sync.WaitGroup
+	for w := range l.connections {
+		st := &workerStats{status: map[int]int{}}
+		stats[w] = st
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Workers start at spread offsets so they do not all ask for the same thing.
+			work(ctx, newConn(l.addr, l.timeout), reqs, w*len(reqs)/l.connections, start, end, due, st)
+		}()
+	}
+	wg.Wait()
+	return summarise(stats, l), nil
+}
+
+// schedule sends the due time of each request of a constant-rate run.
+func schedule(ctx context.Context, due chan<- time.Time, start, end time.Time, rate float64) {
+	defer close(due)
+	interval := time.Duration(float64(time.Second) / rate)
+	if d := time.Until(start); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return
+		}
+	}
+	for i := 0; ; i++ {
+		t := start.Add(time.Duration(i) * interval)
+		if !t.Before(end) {
+			return
+		}
+		if d := time.Until(t); d > 200*time.Microsecond {
+			time.Sleep(d)
+		}
+		select {
+		case due <- t:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func work(ctx context.Context, c *conn, reqs []request, next int, start, end time.Time, due <-chan time.Time, st *workerStats) {
+	defer c.close()
+	for ctx.Err() == nil {
+		var sent time.Time
+		if due != nil {
+			t, ok := <-due
+			if !ok {
+				return
+			}
+			sent = t
+		} else {
+			sent = time.Now()
+			if !sent.Before(end) {
+				return
+			}
+		}
+		status, n, err := c.do(reqs[next%len(reqs)])
+		next++
+		done := time.Now()
+		if sent.Before(start) {
+			continue // warm-up
+		}
+		if err != nil {
+			st.netErrs++
+			if st.firstErr == nil {
+				st.firstErr = err
+			}
+			if due == nil && done.Before(end) {
+				time.Sleep(10 * time.Millisecond) // a refused connection must not spin
+			}
+			continue
+		}
+		st.lat = append(st.lat, done.Sub(sent))
+		st.status[status]++
+		st.bytes += int64(n)
+	}
+}
+
+func summarise(stats []*workerStats, l load) result {
+	r := result{Conns: l.connections, Rate: l.rate, Seconds: l.duration.Seconds(), Status: map[string]int{}}
+	var lat []time.Duration
+	for _, st := range stats {
+		lat = append(lat, st.lat...)
+		for code, n := range st.status {
+			r.Status[strconv.Itoa(code)] += n
+			if !okStatus(code) {
+				r.Errors += n
+			}
+		}
+		r.NetErrors += st.netErrs
+		r.BodyBytes += st.bytes
+		if st.firstErr != nil && r.FirstError == "" {
+			r.FirstError = st.firstErr.Error()
+		}
+	}
+	r.Errors += r.NetErrors
+	r.Requests = len(lat)
+	r.RPS = round(float64(len(lat))/l.duration.Seconds(), 1)
+	slices.Sort(lat)
+	r.P50 = ms(percentile(lat, 50))
+	r.P90 = ms(percentile(lat, 90))
+	r.P99 = ms(percentile(lat, 99))
+	if len(lat) > 0 {
+		r.Max = ms(lat[len(lat)-1])
+	}
+	return r
+}
+
+// okStatus: a 2xx answer, or 304 to a conditional request.
+func okStatus(code int) bool { return code/100 == 2 || code == 304 }
+
+// percentile of sorted values, nearest rank.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(p/100*float64(len(sorted)))) - 1
+	return sorted[max(0, min(rank, len(sorted)-1))]
+}
+
+func ms(d time.Duration) float64 { return round(float64(d)/float64(time.Millisecond), 3) }
+
+func round(v float64, places int) float64 {
+	f := math.Pow(10, float64(places))
+	return math.Round(v*f) / f
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func testServer(t *testing.T) (addr string, bad *atomic.Int64) {
+	t.Helper()
+	bad = &atomic.Int64{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/ok":
+			w.Write([]byte(`{"teams":null}`))
+		case "/cached":
+			w.WriteHeader(http.StatusNotModified)
+		default:
+			bad.Add(1)
+			http.Error(w, `{"Message":"Not found"}`, http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "http://"), bad
+}
+
+func TestRunCountsAnswersAndErrors(t *testing.T) {
+	addr, bad := testServer(t)
+	list := []line{{target: "/ok"}, {target: "/cached"}, {target: "/missing"}, {target: "/ok", key: "k"}}
+	res, err := runLoad(context.Background(), load{addr: addr, list: list, connections: 4, duration: 300 * time.Millisecond, timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests == 0 || res.NetErrors != 0 {
+		t.Fatalf("requests %d, network errors %d (%s)", res.Requests, res.NetErrors, res.FirstError)
+	}
+	if got := res.Status["404"]; int64(got) > bad.Load() || got != res.Errors || got == 0 {
+		t.Errorf("404s counted %d, errors %d, server sent %d: 304 and 200 are not errors, 404 is", got, res.Errors, bad.Load())
+	}
+	sum := 0
+	for _, n := range res.Status {
+		sum += n
+	}
+	if sum != res.Requests {
+		t.Errorf("status counts add to %d, requests %d", sum, res.Requests)
+	}
+	if !(res.P50 <= res.P99 && res.P99 <= res.Max) || res.Max <= 0 {
+		t.Errorf("percentiles out of order: p50 %v p99 %v max %v", res.P50, res.P99, res.Max)
+	}
+}
+
+// At a constant rate the run sends exactly rate x duration requests, whatever the speed of
+// the machine, and counts none of the warm-up.
+func TestRunAtConstantRate(t *testing.T) {
+	addr, _ := testServer(t)
+	res, err := runLoad(context.Background(), load{addr: addr, list: []line{{target: "/ok"}}, connections: 3,
+		duration: 500 * time.Millisecond, warmup: 100 * time.Millisecond, rate: 200, timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 100 || res.Errors != 0 {
+		t.Errorf("requests %d errors %d, want exactly 100 and none (%s)", res.Requests, res.Errors, res.FirstError)
+	}
+}
+
+func TestRunAgainstNothingReportsNetworkErrors(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	srv.Close()
+	res, err := runLoad(context.Background(), load{addr: addr, list: []line{{target: "/"}}, connections: 2, duration: 100 * time.Millisecond, timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NetErrors == 0 || res.Errors != res.NetErrors || res.FirstError == "" {
+		t.Errorf("net errors %d, errors %d, first %q: a dead server must show as errors", res.NetErrors, res.Errors, res.FirstError)
+	}
+}
+
+func TestRunRejectsBadLoad(t *testing.T) {
+	if _, err := runLoad(context.Background(), load{addr: "x:1", list: []line{{target: "/"}}}); err == nil {
+		t.Error("no connections and no duration accepted")
+	}
+}
+
+func TestReadList(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("# comment\n/api/v1/json/123/all_sports.php\n\n/api/v2/json/all/sports\tKEY\r\n"), 0o644)
+	lines, err := readList(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []line{{target: "/api/v1/json/123/all_sports.php"}, {target: "/api/v2/json/all/sports", key: "KEY"}}
+	if len(lines) != 2 || lines[0] != want[0] || lines[1] != want[1] {
+		t.Errorf("got %+v, want %+v", lines, want)
+	}
+	for name, text := range map[string]string{"empty": "# nothing\n", "no slash": "api/x\n", "space": "/a b\n"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		if _, err := readList(p); err == nil {
+			t.Errorf("%s: accepted %q", name, text)
+		}
+	}
+	if _, err := readList(filepath.Join(dir, "absent")); err == nil {
+		t.Error("a missing file was accepted")
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var xs []time.Duration
+	for i := 1; i <= 100; i++ {
+		xs = append(xs, time.Duration(i)*time.Millisecond)
+	}
+	for p, want := range map[float64]time.Duration{50: 50 * time.Millisecond, 99: 99 * time.Millisecond, 100: 100 * time.Millisecond, 0: time.Millisecond} {
+		if got := percentile(xs, p); got != want {
+			t.Errorf("p%v = %v, want %v", p, got, want)
+		}
+	}
+	if percentile(nil, 99) != 0 {
+		t.Error("percentile of nothing is not 0")
+	}
+}
