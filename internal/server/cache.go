@@ -19,7 +19,8 @@ import (
 // The response cache keeps whole answers, keyed by what an answer depends on: the request
 // (less the key), the tier class, and the store's data version, so it never serves data older
 // than the last import. Answers that depend on the clock (next and previous events, live
-// scores) are kept for at most cacheTTL. Memory is bounded by a byte budget with LRU eviction.
+// scores, TV listings from today) are kept for at most cacheTTL; the others until the data
+// changes. Memory is bounded by a byte budget with LRU eviction.
 
 const (
 	defaultCacheBytes = 64 << 20
@@ -31,12 +32,11 @@ const (
 type cacheEntry struct {
 	key     string
 	version int64
-	born    time.Time
+	expires time.Time // zero: until the data version changes
 	body    []byte
 	gz      []byte // gzip of body, made on first demand
 	etag    string
 	status  int
-	empty   bool
 	elem    *list.Element
 	gzOnce  sync.Once
 	byteLen int
@@ -55,6 +55,20 @@ type responseCache struct {
 
 func newResponseCache(st store.Records, budget int) *responseCache {
 	return &responseCache{st: st, budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
+}
+
+// clockFiles and clockGroups answer relative to now: next and previous events, live scores,
+// TV listings from today on.
+var (
+	clockFiles  = map[string]bool{"eventsnext.php": true, "eventslast.php": true, "eventsnextleague.php": true, "eventspastleague.php": true, "livescore.php": true, "eventstv.php": true}
+	clockGroups = map[string]bool{"schedule": true, "filter": true, "livescore": true}
+)
+
+func clockDependent(t target) bool {
+	if t.version == "v1" {
+		return clockFiles[t.file]
+	}
+	return len(t.segments) > 0 && clockGroups[t.segments[0]]
 }
 
 func cacheKey(r *http.Request, t target, tier store.Tier) string {
@@ -107,7 +121,10 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		_, _ = w.Write(buf.body.Bytes())
 		return
 	}
-	e := &cacheEntry{key: key, version: version, born: time.Now(), body: buf.body.Bytes(), status: status, empty: buf.body.Len() == 0}
+	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), status: status}
+	if clockDependent(t) {
+		e.expires = time.Now().Add(cacheTTL)
+	}
 	e.etag = etagOf(e.body)
 	if len(key) <= maxCacheKey {
 		c.put(e)
@@ -122,7 +139,7 @@ func (c *responseCache) get(key string, version int64) *cacheEntry {
 	if !ok {
 		return nil
 	}
-	if e.version != version || time.Since(e.born) > cacheTTL {
+	if e.version != version || (!e.expires.IsZero() && time.Now().After(e.expires)) {
 		c.remove(e)
 		return nil
 	}

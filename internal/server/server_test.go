@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"compress/gzip"
 	"io"
 	"log/slog"
@@ -13,6 +14,8 @@ import (
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
 )
 
 // syncBuffer collects logs written from several goroutines.
@@ -186,10 +189,29 @@ func TestLogsHoldNoKey(t *testing.T) {
 	}
 }
 
-func TestReadyAndMethods(t *testing.T) {
+func TestReady(t *testing.T) {
 	env := apitest.New(t, apitest.Options{})
 	r := env.Get(t, "/readyz")
 	if r.Status != 200 || !strings.Contains(string(r.Body), `"database":"ok"`) {
 		t.Fatalf("readyz: %d %s", r.Status, r.Body)
+	}
+}
+
+// The response cache keys on the data version: an answer is never older than the last write.
+func TestCacheNeverServesDataOlderThanTheLastWrite(t *testing.T) {
+	env := apitest.New(t, apitest.Options{})
+	path := "lookupteam.php?id=990001"
+	if r := env.V1(t, env.FreeKey, path); string(r.Body) != `{"teams":null}` {
+		t.Fatalf("before: %s", r.Body)
+	}
+	team := record.Team.NewRecord()
+	team.Set("idTeam", record.Str("990001"))
+	team.Set("strTeam", record.Str("Cache Town"))
+	err := env.Store.Write(context.Background(), func(tx store.Tx) error { return tx.Upsert(context.Background(), team) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := env.V1(t, env.FreeKey, path); !strings.Contains(string(r.Body), `"strTeam":"Cache Town"`) {
+		t.Fatalf("after the write the cache still answered: %.200s", r.Body)
 	}
 }
