@@ -2,8 +2,8 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"compress/gzip"
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
