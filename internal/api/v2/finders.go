@@ -96,6 +96,9 @@ func search(k *record.Kind, loose bool, fields ...nameMatch) finder {
 		var out []record.Record
 		seen := map[string]bool{}
 		for _, exact := range passes {
+			if len(out) >= limit {
+				break // exact matches filled the answer: the loose pass would only scan
+			}
 			var or []store.Cond
 			for _, f := range fields {
 				or = append(or, f.cond(a.name, exact))
