@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	neturl "net/url"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,36 +14,6 @@ import (
 
 	"sportsdb/internal/clock"
 )
-
-// slidingLog is the whole decision, run atomically inside Redis on Redis's own clock, so
-// replicas with drifting clocks still share one exact window. KEYS[1] holds the admitted
-// request times, oldest first, as 8-byte big-endian doubles of microseconds: one string read
-// and one write per request, the fewest Redis calls a log can take (each call costs more than
-// the Lua around it). Times that left the window are skipped and dropped on the next write;
-// a value of any other shape (not written here) is started afresh.
-// ARGV is the limit and the window in microseconds. It answers {admitted 0/1, requests in the
-// window, microseconds until the oldest leaves it}.
-var slidingLog = rueidis.NewLuaScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local log = redis.call('GET', KEYS[1]) or ''
-if #log % 8 ~= 0 then log = '' end
-local first = 1
-while first < #log and now - struct.unpack('>d', log, first) >= window do
-  first = first + 8
-end
-local count = (#log - first + 1) / 8
-local oldest = now
-if count > 0 then oldest = struct.unpack('>d', log, first) end
-if count >= limit then
-  return {0, count, oldest + window - now}
-end
-redis.call('SET', KEYS[1], string.sub(log, first) .. struct.pack('>d', now),
-  'PX', math.ceil(window / 1000))
-return {1, count + 1, oldest + window - now}
-`)
 
 // RedisOptions tunes the Redis limiter; the zero value is ready to use.
 type RedisOptions struct {
@@ -71,6 +40,7 @@ type Redis struct {
 	log      *slog.Logger
 	fallback *Memory
 	blocked  blockedSet
+	batch    batcher
 
 	client    atomic.Pointer[rueidis.Client]
 	degraded  atomic.Bool
@@ -97,6 +67,11 @@ func NewRedis(url string, clk clock.Clock, o RedisOptions) (*Redis, error) {
 		return nil, fmt.Errorf("ratelimit: parse Redis URL: %w", err)
 	}
 	opt.DisableCache = true // no client-side caching: every decision is the server's
+	if opt.PipelineMultiplex == 0 {
+		// Batched calls go out one at a time, which one connection carries; further
+		// connections would sit idle, their loss unnoticed until a call fails on them.
+		opt.PipelineMultiplex = -1
+	}
 	if opt.Dialer.Timeout == 0 {
 		opt.Dialer.Timeout = time.Second
 	}
@@ -115,6 +90,7 @@ func NewRedis(url string, clk clock.Clock, o RedisOptions) (*Redis, error) {
 		done:     make(chan struct{}),
 	}
 	r.blocked.init()
+	r.batch.run = r.runBatch
 	if r.prefix == "" {
 		r.prefix = "sportsdb:ratelimit:"
 	}
@@ -150,7 +126,11 @@ func (r *Redis) Allow(ctx context.Context, id string, limit int) (Decision, erro
 	if c == nil || r.degraded.Load() {
 		return r.fallback.Allow(ctx, id, limit)
 	}
-	d, err := r.eval(ctx, *c, id, limit)
+	q := &pending{id: id, limit: limit, done: make(chan struct{})}
+	if err := r.batch.decide(ctx, q); err != nil {
+		return Decision{}, err
+	}
+	d, err := q.d, q.err
 	if err != nil {
 		if ctx.Err() != nil {
 			return Decision{}, fmt.Errorf("ratelimit: %w", ctx.Err())
@@ -160,25 +140,6 @@ func (r *Redis) Allow(ctx context.Context, id string, limit int) (Decision, erro
 	}
 	if !d.Allowed {
 		r.blocked.set(id, limit, now, now.Add(d.RetryAfter))
-	}
-	return d, nil
-}
-
-func (r *Redis) eval(ctx context.Context, c rueidis.Client, id string, limit int) (Decision, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
-	res, err := slidingLog.Exec(ctx, c, []string{r.prefix + id},
-		[]string{strconv.Itoa(limit), strconv.FormatInt(r.window.Microseconds(), 10)}).AsIntSlice()
-	if err != nil {
-		return Decision{}, fmt.Errorf("ratelimit: Redis sliding log: %w", err)
-	}
-	if len(res) != 3 {
-		return Decision{}, fmt.Errorf("ratelimit: Redis sliding log answered %d values, want 3", len(res))
-	}
-	d := Decision{Allowed: res[0] == 1, Limit: limit, Remaining: max(limit-int(res[1]), 0)}
-	d.Reset = durationNanos(res[2] * int64(time.Microsecond))
-	if !d.Allowed {
-		d.RetryAfter = d.Reset
 	}
 	return d, nil
 }
@@ -215,6 +176,13 @@ func (r *Redis) connect() error {
 	if err != nil {
 		return fmt.Errorf("ratelimit: connect to Redis: %w", err)
 	}
+	// A cluster spreads keys over nodes, and one script call may only touch one node's keys.
+	r.batch.mu.Lock()
+	r.batch.max = maxBatch
+	if c.Mode() == rueidis.ClientModeCluster {
+		r.batch.max = 1
+	}
+	r.batch.mu.Unlock()
 	r.client.Store(&c)
 	return nil
 }
@@ -262,6 +230,8 @@ func (r *Redis) probe() error {
 	if err := r.connect(); err != nil {
 		return err
 	}
-	_, err := r.eval(context.Background(), *r.client.Load(), "probe", 1<<30)
-	return err
+	ctx, cancel := r.callContext()
+	defer cancel()
+	q := &pending{id: "probe", limit: 1 << 30}
+	return r.evalBatch(ctx, *r.client.Load(), []*pending{q})
 }
