@@ -31,9 +31,19 @@ func (p params) get(k string) string {
 	return strings.TrimSpace(vs[len(vs)-1])
 }
 
-// usable says whether a value can match anything: not empty, not overlong, valid UTF-8.
+// usable says whether a value can match anything: not empty, not overlong, valid UTF-8,
+// and free of control characters (no stored name holds one, and PostgreSQL text cannot hold
+// NUL at all, so such a value is no result rather than a database error).
 func usable(s string) bool {
-	return s != "" && len(s) <= maxValue && utf8.ValidString(s)
+	if s == "" || len(s) > maxValue || !utf8.ValidString(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // id returns an integer id in its canonical form ("007" is "7"). ok is false for a missing,
