@@ -6,7 +6,7 @@
 #
 # What it does, in order (details in docs/PERFORMANCE.md):
 #   1. installs nginx from Debian if it is missing (apt-get update first); builds sportsdb, the
-#      load generator (bench/loadgen) and the profiling build of the server (bench/pprofserve);
+#      load generator (bench/loadgen); profiles come from `sportsdb serve --pprof ADDR`;
 #      generates the dataset into $BENCH_DATA/$SCALE.db once and reuses it on later runs.
 #   2. measures the time to the first answer of `sportsdb serve` on a fresh demo database
 #      (serve creates it) and on an existing one; starts sportsdb on the dataset with raised
@@ -123,9 +123,8 @@ install_tools() {
 }
 
 build() {
-	say "building sportsdb, loadgen and pprofserve"
-	(cd "$ROOT" && go build -o "$BIN/sportsdb" ./cmd/sportsdb &&
-		go build -o "$BIN/loadgen" ./bench/loadgen && go build -o "$BIN/pprofserve" ./bench/pprofserve)
+	say "building sportsdb and loadgen"
+	(cd "$ROOT" && go build -o "$BIN/sportsdb" ./cmd/sportsdb && go build -o "$BIN/loadgen" ./bench/loadgen)
 }
 
 # dataset SCALE: the database of that scale, generated once (into a temporary file first, so
@@ -273,20 +272,20 @@ import_speed() {
 	metric "import speed" "$(awk -v n="$records" -v s="$secs" 'BEGIN{printf "%.0f", n/s}')" "records/s" "$records records in $secs s, wall clock of the whole command"
 }
 
-# profile WORKLOAD: the pprofserve build on the same database under one workload, after a
+# profile WORKLOAD: sportsdb serve --pprof on the same database under one workload, after a
 # warm-up; the CPU profile and its top functions go to the results folder.
 profile() {
 	local workload=$1 level=warn pid lg_pid prefix=$OUT/$SCALE-$STAMP.$1
 	say "CPU profile under the $workload workload"
 	[[ $ACCESS_LOG == on ]] && level=info
-	"$BIN/pprofserve" -db "$DB" -addr "$PROF_ADDR" -pprof "$PPROF_ADDR" -limits "$LIMITS" -log-level "$level" \
-		2>"$RUN/pprofserve.log" &
+	"$BIN/sportsdb" serve --db "$DB" --addr "$PROF_ADDR" --pprof "$PPROF_ADDR" --limits "$LIMITS" --log-level "$level" \
+		>/dev/null 2>"$RUN/profiled-serve.log" &
 	pid=$!
 	PIDS+=("$pid")
 	"$BIN/loadgen" wait -url "http://$PROF_ADDR/healthz" -since "$(date +%s%N)" -timeout 60s >/dev/null
 	local secs=${DURATION%s}
 	"$BIN/loadgen" run -addr "$PROF_ADDR" -list "$RUN/lists/$workload.txt" -c "$CONNS" -d "${secs}s" -warmup "$WARMUP" \
-		-workload "$workload" -server pprofserve >/dev/null &
+		-workload "$workload" -server sportsdb-pprof >/dev/null &
 	lg_pid=$!
 	PIDS+=("$lg_pid")
 	sleep "${WARMUP%s}"
@@ -294,8 +293,8 @@ profile() {
 	wait "$lg_pid" || true
 	forget "$lg_pid"
 	stop "$pid"
-	(cd "$ROOT" && go tool pprof -top -nodecount=40 "$BIN/pprofserve" "$prefix.cpu.pprof" >"$prefix.cpu.top.txt" 2>&1 &&
-		go tool pprof -top -cum -nodecount=60 "$BIN/pprofserve" "$prefix.cpu.pprof" >"$prefix.cpu.cum.txt" 2>&1) ||
+	(cd "$ROOT" && go tool pprof -top -nodecount=40 "$BIN/sportsdb" "$prefix.cpu.pprof" >"$prefix.cpu.top.txt" 2>&1 &&
+		go tool pprof -top -cum -nodecount=60 "$BIN/sportsdb" "$prefix.cpu.pprof" >"$prefix.cpu.cum.txt" 2>&1) ||
 		echo "run.sh: pprof could not read $prefix.cpu.pprof" >&2
 	echo "profile: $prefix.cpu.pprof (top functions: $prefix.cpu.top.txt)" >&2
 }

@@ -91,6 +91,8 @@ var options = map[string]option{
 	"key-fails": {name: "key-fails", env: "SPORTSDB_KEY_FAILS", def: "20", help: "failed key checks allowed per client address per minute"},
 	"trust-proxy": {name: "trust-proxy", env: "SPORTSDB_TRUST_PROXY", def: "false",
 		help: "take the client address from X-Forwarded-For (only behind a reverse proxy)"},
+	"pprof": {name: "pprof", env: "SPORTSDB_PPROF",
+		help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty"},
 	"url":   {name: "url", env: "SPORTSDB_IMPORT_URL", help: "the request a single imported file answered (gives parent ids the body lacks)"},
 	"scale": {name: "scale", env: "SPORTSDB_SCALE", def: "demo", help: "demo, small or full"},
 	"seed":  {name: "seed", env: "SPORTSDB_SEED", def: "1", help: "generator seed"},

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"strconv"
 	"time"
@@ -23,7 +24,7 @@ import (
 )
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "log-level", "log-format", "key-fails", "trust-proxy")
+	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "log-level", "log-format", "key-fails", "trust-proxy", "pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -93,6 +94,13 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	if addr := *v["pprof"]; addr != "" {
+		stopProfiling, err := serveProfiling(addr, logger)
+		if err != nil {
+			return err
+		}
+		defer stopProfiling()
+	}
 	fmt.Fprintf(stdout, "sportsdb listening on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "try: curl http://%s/api/v1/json/123/all_sports.php\n", ln.Addr())
 	errc := make(chan error, 1)
@@ -145,4 +153,29 @@ func newLimiter(redisURL string, clk clock.Clock, logger *slog.Logger) (server.L
 		return nil, fmt.Errorf("redis: %w", err)
 	}
 	return l, nil
+}
+
+// serveProfiling serves the Go profiling handlers on a loopback address only: profiles show
+// request data, so they are never exposed beyond the machine.
+func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--pprof %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("--pprof %q: profiling listens on a loopback address only", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--pprof: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	logger.Info("profiling handlers listening", "addr", ln.Addr().String())
+	return func() { _ = hs.Close() }, nil
 }
