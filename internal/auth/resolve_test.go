@@ -10,19 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/clock"
+
 	"sportsdb/internal/store"
 )
 
-type fakeClock struct{ ns atomic.Int64 }
-
-func newFakeClock() *fakeClock {
-	c := &fakeClock{}
-	c.ns.Store(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC).UnixNano())
-	return c
+// newFakeClock is a manual clock at a fixed start, shared by goroutines.
+func newFakeClock() *clock.Manual {
+	return clock.NewManual(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC))
 }
-
-func (c *fakeClock) Now() time.Time          { return time.Unix(0, c.ns.Load()).UTC() }
-func (c *fakeClock) Advance(d time.Duration) { c.ns.Add(int64(d)) }
 
 func addKey(t *testing.T, keys *memKeys, key string, tier store.Tier) {
 	t.Helper()

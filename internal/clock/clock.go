@@ -5,6 +5,7 @@ package clock
 import (
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,3 +36,19 @@ func FromEnv() (Clock, error) {
 	}
 	return Fixed(t), nil
 }
+
+// Manual is a clock that moves only when told to, safe for concurrent use (tests).
+type Manual struct{ ns atomic.Int64 }
+
+// NewManual returns a manual clock showing t.
+func NewManual(t time.Time) *Manual {
+	m := &Manual{}
+	m.ns.Store(t.UnixNano())
+	return m
+}
+
+// Now returns the clock's time, in UTC.
+func (m *Manual) Now() time.Time { return time.Unix(0, m.ns.Load()).UTC() }
+
+// Advance moves the clock forward by d.
+func (m *Manual) Advance(d time.Duration) { m.ns.Add(int64(d)) }

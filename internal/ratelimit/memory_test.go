@@ -9,19 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"sportsdb/internal/clock"
 )
 
-// fakeClock is a settable clock shared by goroutines.
-type fakeClock struct{ ns atomic.Int64 }
-
-func newFakeClock() *fakeClock {
-	c := &fakeClock{}
-	c.ns.Store(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC).UnixNano())
-	return c
+// newFakeClock is a manual clock at a fixed start, shared by goroutines.
+func newFakeClock() *clock.Manual {
+	return clock.NewManual(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC))
 }
-
-func (c *fakeClock) Now() time.Time          { return time.Unix(0, c.ns.Load()).UTC() }
-func (c *fakeClock) Advance(d time.Duration) { c.ns.Add(int64(d)) }
 
 // burst sends tries requests for id from 64 goroutines at once and counts the admitted ones.
 func burst(t *testing.T, l Limiter, id string, limit, tries int) int {
