@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,5 +88,46 @@ func TestMerge(t *testing.T) {
 	m := Merge(full, summary)
 	if m.Str("strDescriptionEN") != "long text" || m.Str("strResult") != "2-1" {
 		t.Fatalf("merge lost or kept the wrong value: %v", m.Values)
+	}
+}
+
+// The ASCII fast path of Fold must give what the full Unicode fold gives, for every ASCII
+// byte in every position, and fall back on anything else.
+func TestFoldASCIIMatchesUnicode(t *testing.T) {
+	var cases []string
+	for c := 0; c < 0x80; c++ {
+		ch := string(rune(c))
+		cases = append(cases, ch, ch+"a", "a"+ch, "a"+ch+"b", ch+ch, " "+ch+" ", "A"+ch+ch+"Z")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "aZ _+\t\n\v\f\r9-.,é"
+	for range 20000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	cases = append(cases, "", "Arsenal", "arsenal", "  Águilas  B ", "x\u00a0y", "x\u0085y", "Ørsted FC")
+	for _, in := range cases {
+		if got, want := Fold(in), foldUnicode(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFoldKeepsFoldedStringWithoutCopy(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _ = Fold("arsenal vs chelsea 2-1") }); n != 0 {
+		t.Errorf("folding a folded ASCII name allocates %v times", n)
+	}
+}
+
+func BenchmarkFold(b *testing.B) {
+	names := []string{"Arsenal vs Chelsea", "arsenal", "English Premier League 2026-10-05 Arsenal vs Chelsea", "Bayern München"}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range names {
+			_ = Fold(n)
+		}
 	}
 }

@@ -104,12 +104,12 @@ func (s *Store) Count(ctx context.Context, k *record.Kind) (int64, error) {
 	return n, nil
 }
 
-// DataVersion changes whenever a Write succeeds.
+// DataVersion changes whenever a Write succeeds, in this process or another one on the same
+// file. It reads the meta row only when the file changed since the last call.
 func (s *Store) DataVersion(ctx context.Context) (int64, error) {
-	var v int64
-	err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'data_version'`).Scan(&v)
+	v, err := s.version.get(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: data version: %w", mapErr(err))
+		return 0, fmt.Errorf("sqlite: data version: %w", err)
 	}
 	return v, nil
 }

@@ -37,8 +37,9 @@ var pragmas = []string{
 
 // Store is a sportsdb database in one SQLite file.
 type Store struct {
-	read  *sql.DB
-	write *sql.DB
+	read    *sql.DB
+	write   *sql.DB
+	version *versionReader
 }
 
 var _ store.Store = (*Store)(nil)
@@ -65,11 +66,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	n := max(4, runtime.GOMAXPROCS(0))
+	// One connection more than the readers: DataVersion holds one for itself.
+	n := max(4, runtime.GOMAXPROCS(0)) + 1
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, write: write}
+	s := &Store{read: read, write: write, version: &versionReader{db: read}}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -145,5 +147,5 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close releases the database. The writer closes last, so its connection checkpoints the WAL.
 func (s *Store) Close() error {
-	return errors.Join(s.read.Close(), s.write.Close())
+	return errors.Join(s.version.close(), s.read.Close(), s.write.Close())
 }

@@ -64,8 +64,10 @@ func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openTemp
 func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openTemp(b)) }
 
 // The API's query shapes must be index lookups, not table scans.
-func TestQueriesUseIndexes(t *testing.T) {
-	s := openTemp(t)
+func TestQueriesUseIndexes(t *testing.T) { checkPlans(t, openTemp(t)) }
+
+func checkPlans(t *testing.T, s *Store) {
+	t.Helper()
 	for name, q := range storetest.LookupQueries() {
 		query, args, err := sqlstore.Select(sqlstore.SQLite, q)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/maphash"
 	"strings"
 
 	"sportsdb/internal/record"
@@ -30,13 +31,18 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: write: begin: %w", mapErr(err))
 	}
+	t := &tx{tx: sqlTx, batch: sqlstore.NewBatch(), stmts: map[string]*sql.Stmt{},
+		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed()}
 	defer sqlTx.Rollback()
-	t := &tx{tx: sqlTx, batch: sqlstore.NewBatch(), stmts: map[string]*sql.Stmt{}}
+	defer t.stop()
 	defer func() { t.closed = true }()
 	if err := fn(t); err != nil {
 		return err
 	}
 	if err := t.flush(ctx); err != nil {
+		return fmt.Errorf("sqlite: write: %w", err)
+	}
+	if err := t.sync(); err != nil {
 		return fmt.Errorf("sqlite: write: %w", err)
 	}
 	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
@@ -48,12 +54,15 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches with
-// statements prepared once per transaction.
+// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches, on a
+// goroutine of their own (see pipe), with statements prepared once per transaction.
 type tx struct {
 	tx     *sql.Tx
 	batch  *sqlstore.Batch
 	stmts  map[string]*sql.Stmt
+	kinds  map[*record.Kind]*kindState
+	seed   maphash.Seed
+	pipe   pipe
 	closed bool // Write has returned: buffering more would lose it silently
 }
 
@@ -92,9 +101,13 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 		return fmt.Errorf("sqlite: delete all: %w: no kind", store.ErrBadQuery)
 	}
 	t.batch.Drop(k)
+	if err := t.sync(); err != nil {
+		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
+	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
 		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, mapErr(err))
 	}
+	t.emptied(k)
 	return nil
 }
 
@@ -110,10 +123,14 @@ func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-// flush writes every buffered record.
+// flush hands every buffered record to the insert goroutine (see pipe).
 func (t *tx) flush(ctx context.Context) error {
 	for _, kb := range t.batch.Take() {
-		stored, err := t.storedDocs(ctx, kb.Kind, kb.MergeIDs())
+		ks, err := t.state(ctx, kb.Kind)
+		if err != nil {
+			return err
+		}
+		stored, err := t.storedDocs(ctx, kb.Kind, t.mayExist(ks, kb.MergeIDs()))
 		if err != nil {
 			return err
 		}
@@ -121,7 +138,8 @@ func (t *tx) flush(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := t.insert(ctx, kb.Kind, rows); err != nil {
+		t.wrote(ks, rows)
+		if err := t.send(ctx, kb.Kind, rows); err != nil {
 			return err
 		}
 	}
@@ -134,6 +152,9 @@ func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[
 	stored := map[string]string{}
 	if len(ids) == 0 {
 		return stored, nil
+	}
+	if err := t.sync(); err != nil {
+		return nil, err
 	}
 	st, err := t.stmt(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id IN (`+sqlstore.Params(sqlstore.SQLite, 1, idsPerRead)+`)`)
 	if err != nil {

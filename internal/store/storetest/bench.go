@@ -131,3 +131,22 @@ func BenchFind(b *testing.B, s store.Store) {
 		}
 	}
 }
+
+// BenchDataVersion measures the data version read every API request makes, on a store that
+// has seen a write.
+func BenchDataVersion(b *testing.B, s store.Store) {
+	ctx := context.Background()
+	if err := s.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, event(0)) }); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.DataVersion(ctx); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

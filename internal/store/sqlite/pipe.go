@@ -1,0 +1,93 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store/sqlstore"
+)
+
+// pipe runs the inserts of a transaction on a goroutine of their own, so that SQLite writes
+// one batch while the caller reads and encodes the next: an import then uses two cores.
+// Every other statement of the transaction first waits for the queued inserts (sync), so
+// the statements still run in the order the transaction issued them.
+type pipe struct {
+	jobs chan insertJob
+	done chan struct{} // closed when the goroutine has ended
+	wg   sync.WaitGroup
+
+	mu  sync.Mutex
+	err error // the first failed insert; later jobs are skipped
+}
+
+var errStopped = errors.New("transaction has ended")
+
+type insertJob struct {
+	ctx  context.Context
+	kind *record.Kind
+	rows []sqlstore.Row
+}
+
+// send queues rows for insertion, starting the goroutine on first use. It returns the error
+// of an earlier insert, if one failed.
+func (t *tx) send(ctx context.Context, k *record.Kind, rows []sqlstore.Row) error {
+	if err := t.pipe.failed(); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	if t.pipe.jobs == nil {
+		// One job waits while one runs: enough to keep both sides busy, little memory.
+		t.pipe.jobs = make(chan insertJob, 1)
+		t.pipe.done = make(chan struct{})
+		go t.runInserts()
+	}
+	t.pipe.wg.Add(1)
+	t.pipe.jobs <- insertJob{ctx: ctx, kind: k, rows: rows}
+	return nil
+}
+
+func (t *tx) runInserts() {
+	defer close(t.pipe.done)
+	for j := range t.pipe.jobs {
+		if t.pipe.failed() == nil {
+			if err := t.insert(j.ctx, j.kind, j.rows); err != nil {
+				t.pipe.mu.Lock()
+				t.pipe.err = err
+				t.pipe.mu.Unlock()
+			}
+		}
+		t.pipe.wg.Done()
+	}
+}
+
+func (p *pipe) failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// sync waits for the queued inserts and returns the error of the first that failed.
+func (t *tx) sync() error {
+	t.pipe.wg.Wait()
+	return t.pipe.failed()
+}
+
+// stop ends the goroutine; the transaction must not be used by it after Write returns.
+func (t *tx) stop() {
+	if t.pipe.jobs == nil {
+		return
+	}
+	// Queued inserts of a Write that is failing are of no use.
+	t.pipe.mu.Lock()
+	if t.pipe.err == nil {
+		t.pipe.err = errStopped
+	}
+	t.pipe.mu.Unlock()
+	close(t.pipe.jobs)
+	<-t.pipe.done
+	t.pipe.jobs = nil
+}
