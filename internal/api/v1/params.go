@@ -2,11 +2,10 @@ package v1
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/record"
 )
 
@@ -31,39 +30,14 @@ func (p params) get(k string) string {
 	return strings.TrimSpace(vs[len(vs)-1])
 }
 
-// usable says whether a value can match anything: not empty, not overlong, valid UTF-8,
-// and free of control characters (no stored name holds one, and PostgreSQL text cannot hold
-// NUL at all, so such a value is no result rather than a database error).
+// usable says whether a value can match anything: not empty, not overlong, printable.
 func usable(s string) bool {
-	if s == "" || len(s) > maxValue || !utf8.ValidString(s) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			return false
-		}
-	}
-	return true
+	return s != "" && len(s) <= maxValue && api.Printable(s)
 }
 
 // id returns an integer id in its canonical form ("007" is "7"). ok is false for a missing,
 // empty, negative, non-numeric or overlong value: such a request has no results.
-func (p params) id(k string) (string, bool) {
-	s := p.get(k)
-	if s == "" || len(s) > 18 {
-		return "", false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return "", false
-		}
-	}
-	n, err := strconv.ParseUint(s, 10, 63)
-	if err != nil {
-		return "", false
-	}
-	return strconv.FormatUint(n, 10), true
-}
+func (p params) id(k string) (string, bool) { return api.ParseID(p.get(k)) }
 
 // name returns a name to match on a folded (record.Name) index; the store folds it, so
 // `_`, `+` and `%20` all read as spaces and case and accents do not matter. ok is false when

@@ -1,12 +1,10 @@
 package v2
 
 import (
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/record"
 )
 
@@ -37,7 +35,7 @@ type args struct {
 }
 
 func (a *args) set(p param, raw string) bool {
-	if len(raw) > maxParamLen || !printable(raw) {
+	if len(raw) > maxParamLen || !api.Printable(raw) {
 		return false
 	}
 	switch p {
@@ -45,7 +43,7 @@ func (a *args) set(p param, raw string) bool {
 		a.name = record.Fold(raw)
 		return a.name != ""
 	case pID:
-		id, ok := parseID(raw)
+		id, ok := api.ParseID(raw)
 		a.id = id
 		return ok
 	case pDate:
@@ -59,7 +57,7 @@ func (a *args) set(p param, raw string) bool {
 		a.season = strings.TrimSpace(raw)
 		return a.season != ""
 	case pSportOrLeague:
-		if id, ok := parseID(raw); ok {
+		if id, ok := api.ParseID(raw); ok {
 			a.id = id
 			return true
 		}
@@ -67,36 +65,4 @@ func (a *args) set(p param, raw string) bool {
 		return a.name != ""
 	}
 	return false
-}
-
-// printable says whether s is valid UTF-8 without control characters. No stored name holds
-// one, and a NUL would reach the database's text functions, which stop at it.
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// parseID accepts digits only (no sign, no space) and returns the id in canonical form, so
-// "007" finds the record stored as "7".
-func parseID(s string) (string, bool) {
-	if s == "" || len(s) > 18 {
-		return "", false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return "", false
-		}
-	}
-	n, err := strconv.ParseUint(s, 10, 63)
-	if err != nil {
-		return "", false
-	}
-	return strconv.FormatUint(n, 10), true
 }
