@@ -117,8 +117,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		d := time.Since(start)
 		s.metrics.observe(route, rec.status, d)
-		s.cfg.Logger.Info("request", "method", r.Method, "path", scrubPath(r.URL.EscapedPath()), "route", route,
-			"status", rec.status, "bytes", rec.bytes, "ms", float64(d.Microseconds())/1000, "remote", s.clientAddr(r))
+		if s.cfg.Logger.Enabled(r.Context(), slog.LevelInfo) {
+			s.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method), slog.String("path", scrubPath(r.URL.EscapedPath())),
+				slog.String("route", route), slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
+				slog.Float64("ms", float64(d.Microseconds())/1000), slog.String("remote", s.clientAddr(r)))
+		}
 	}()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		rec.Header().Set("Allow", "GET, HEAD")
