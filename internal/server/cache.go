@@ -43,18 +43,18 @@ type cacheEntry struct {
 }
 
 type responseCache struct {
-	st      store.Records
-	budget  int
-	mu      sync.Mutex
-	used    int
-	entries map[string]*cacheEntry
-	lru     *list.List
-	hits    func()
-	misses  func()
+	versions *versionGate
+	budget   int
+	mu       sync.Mutex
+	used     int
+	entries  map[string]*cacheEntry
+	lru      *list.List
+	hits     func()
+	misses   func()
 }
 
 func newResponseCache(st store.Records, budget int) *responseCache {
-	return &responseCache{st: st, budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
+	return &responseCache{versions: newVersionGate(st.DataVersion), budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
 }
 
 // clockFiles and clockGroups answer relative to now: next and previous events, live scores,
@@ -96,7 +96,7 @@ func cacheKey(r *http.Request, t target, tier store.Tier) string {
 // serve answers from the cache or runs next and keeps its answer.
 func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, tier store.Tier, next http.HandlerFunc) {
 	key := cacheKey(r, t, tier)
-	version, err := c.st.DataVersion(r.Context())
+	version, err := c.versions.get(r.Context())
 	if err != nil {
 		respond.Error(w, r, err)
 		return
