@@ -31,7 +31,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve takes no arguments, got %q", fs.Args())
 	}
-	logger, err := newLogger(stderr, *v["log-level"], *v["log-format"])
+	logOut := newBufferedLog(stderr)
+	defer logOut.Close()
+	logger, err := newLogger(logOut, *v["log-level"], *v["log-format"])
 	if err != nil {
 		return err
 	}
