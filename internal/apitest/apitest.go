@@ -51,6 +51,8 @@ type Options struct {
 	Limiter server.Limiter
 	// Logger receives the server's logs; nil discards them.
 	Logger *slog.Logger
+	// Limits are the requests per minute of each tier (nil: the public service's).
+	Limits map[store.Tier]int
 	// KeyFails is the number of failed key checks per address and minute (default 1000).
 	KeyFails int
 }
@@ -106,6 +108,7 @@ func New(t testing.TB, opts Options) *Env {
 		Auth:    auth.New(st, clock.System{}, auth.Options{}),
 		Guard:   auth.NewFailGuard(auth.FailGuardOptions{Limit: opts.KeyFails, Window: time.Minute}),
 		Limiter: opts.Limiter,
+		Limits:  opts.Limits,
 	})
 	if opts.CapsFile != "" {
 		if err := table.LoadFile(opts.CapsFile); err != nil {

@@ -97,11 +97,13 @@ func SetHeaders(h http.Header, d Decision) {
 	limit := strconv.Itoa(d.Limit)
 	remaining := strconv.Itoa(max(d.Remaining, 0))
 	reset := strconv.Itoa(ceilSeconds(d.Reset))
-	h.Set("X-RateLimit-Limit", limit)
-	h.Set("X-RateLimit-Remaining", remaining)
-	h.Set("X-RateLimit-Reset", reset)
-	h.Set("RateLimit-Policy", `"default";q=`+limit+`;w=`+strconv.Itoa(int(Window/time.Second)))
-	h.Set("RateLimit", `"default";r=`+remaining+`;t=`+reset)
+	// The keys are written in canonical form directly: Header.Set would canonicalise them on
+	// every request, and these headers go with every answer.
+	h["X-Ratelimit-Limit"] = []string{limit}
+	h["X-Ratelimit-Remaining"] = []string{remaining}
+	h["X-Ratelimit-Reset"] = []string{reset}
+	h["Ratelimit-Policy"] = []string{`"default";q=` + limit + `;w=` + strconv.Itoa(int(Window/time.Second))}
+	h["Ratelimit"] = []string{`"default";r=` + remaining + `;t=` + reset}
 }
 
 // WriteTooMany answers a refused request: HTTP 429 in the public service's own body shape,

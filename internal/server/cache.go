@@ -175,10 +175,11 @@ func (c *responseCache) remove(e *cacheEntry) {
 // clients that accept it.
 func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("ETag", e.etag)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Vary", "Accept-Encoding")
+	// Canonical keys assigned directly: Header.Set canonicalises on every call.
+	h["Content-Type"] = jsonType
+	h["Etag"] = []string{e.etag}
+	h["Cache-Control"] = noCache
+	h["Vary"] = varyEncoding
 	if etagMatches(r.Header.Get("If-None-Match"), e.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -189,12 +190,18 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 		body = e.gz
 		h.Set("Content-Encoding", "gzip")
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(e.status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
 }
+
+var (
+	jsonType     = []string{"application/json"}
+	noCache      = []string{"no-cache"}
+	varyEncoding = []string{"Accept-Encoding"}
+)
 
 func etagOf(body []byte) string {
 	sum := sha256.Sum256(body)

@@ -1,0 +1,33 @@
+package server_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/store"
+)
+
+// BenchmarkCachedAnswer is the cost of one answer served from the response cache through the
+// whole server (routing, key, rate limit, data version, cache), without the network.
+func BenchmarkCachedAnswer(b *testing.B) {
+	limits := map[store.Tier]int{store.Free: 1 << 20, store.Premium: 1 << 20, store.Business: 1 << 20}
+	env := apitest.New(b, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{}), Limits: limits})
+	path := "/api/v1/json/" + env.PremiumKey + "/lookupteam.php?id=133604"
+	env.Get(b, path)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			rec := httptest.NewRecorder()
+			env.Server.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("status %d", rec.Code)
+			}
+		}
+	})
+}
