@@ -12,11 +12,26 @@ import (
 
 // Find returns the records the query selects.
 func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
-	query, args, err := sqlstore.Select(sqlstore.SQLite, q)
+	query, args, lookups, err := selectSQL(q)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sqlite: find: %w", err)
 	}
-	rows, err := s.read.QueryContext(ctx, query, args...)
+	var rows *sql.Rows
+	if len(lookups) == 0 {
+		rows, err = s.read.QueryContext(ctx, query, args...)
+	} else {
+		// The index lookups and the query share a read transaction, so they see the same
+		// data; it ends after the rows are read.
+		var tx *sql.Tx
+		if tx, err = s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, mapErr(err))
+		}
+		defer tx.Rollback()
+		if query, args, err = resolve(ctx, tx, q, query, args, lookups); err != nil {
+			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
+		}
+		rows, err = tx.QueryContext(ctx, query, args...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, mapErr(err))
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,9 +32,17 @@ var pragmas = []string{
 	"synchronous(NORMAL)",
 	"foreign_keys(ON)",
 	"temp_store(MEMORY)",
-	"cache_size(-64000)",
 	"journal_size_limit(67108864)",
 }
+
+// Page cache of each connection, in KiB. Every connection has a cache of its own, so the
+// readers get a small one: together they stay well under the writer's, and a page they
+// miss comes from the operating system's file cache, which the readers share. The writer
+// gets a large one because an import rewrites the same b-tree pages over and over.
+const (
+	readCacheKiB  = 8 << 10
+	writeCacheKiB = 64 << 10
+)
 
 // Store is a sportsdb database in one SQLite file.
 type Store struct {
@@ -50,7 +59,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("sqlite: open %q: want the path of a database file", path)
 	}
-	write, err := sql.Open("sqlite", dsn(path, "_txlock=immediate"))
+	write, err := sql.Open("sqlite", dsn(path, writeCacheKiB, "_txlock=immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -61,7 +70,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, mapErr(err))
 	}
-	read, err := sql.Open("sqlite", dsn(path, "_pragma=query_only(1)"))
+	// A migration that filled an index left the writer's cache full; a server seldom writes,
+	// so it would hold that memory for nothing.
+	if _, err := write.ExecContext(ctx, `PRAGMA shrink_memory`); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, mapErr(err))
+	}
+	read, err := sql.Open("sqlite", dsn(path, readCacheKiB, "_pragma=query_only(1)"))
 	if err != nil {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -79,15 +94,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// dsn is the driver's name of the file with the pragmas. The path goes in as a URI so that
-// '?' or '#' in a file name cannot be read as parameters.
-func dsn(path string, extra string) string {
+// dsn is the driver's name of the file with the pragmas and a page cache of cacheKiB. The
+// path goes in as a URI so that '?' or '#' in a file name cannot be read as parameters.
+func dsn(path string, cacheKiB int, extra string) string {
 	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	var b strings.Builder
 	b.WriteString("file:" + esc + "?")
 	for _, p := range pragmas {
 		b.WriteString("_pragma=" + p + "&")
 	}
+	b.WriteString("_pragma=cache_size(-" + strconv.Itoa(cacheKiB) + ")&")
 	b.WriteString(extra)
 	return b.String()
 }

@@ -104,7 +104,7 @@ func TestLockedAndLateAreUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	other, err := sql.Open("sqlite", dsn(path, "_txlock=immediate"))
+	other, err := sql.Open("sqlite", dsn(path, writeCacheKiB, "_txlock=immediate"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,5 +150,19 @@ func TestOpenOddFileName(t *testing.T) {
 	s.Close()
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("database not created under its own name: %v", err)
+	}
+}
+
+// The readers' page caches are bounded, whichever connection of the pool answers.
+func TestReadCacheIsBounded(t *testing.T) {
+	s := openTemp(t)
+	for range 3 {
+		var kib int
+		if err := s.read.QueryRow(`PRAGMA cache_size`).Scan(&kib); err != nil {
+			t.Fatal(err)
+		}
+		if kib != -readCacheKiB {
+			t.Errorf("reader cache_size %d, want %d", kib, -readCacheKiB)
+		}
 	}
 }

@@ -32,7 +32,7 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("sqlite: write: begin: %w", mapErr(err))
 	}
 	t := &tx{tx: sqlTx, batch: sqlstore.NewBatch(), stmts: map[string]*sql.Stmt{},
-		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed()}
+		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{}}
 	defer sqlTx.Rollback()
 	defer t.stop()
 	defer func() { t.closed = true }()
@@ -43,6 +43,9 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("sqlite: write: %w", err)
 	}
 	if err := t.sync(); err != nil {
+		return fmt.Errorf("sqlite: write: %w", err)
+	}
+	if err := t.optimizeFTS(ctx); err != nil {
 		return fmt.Errorf("sqlite: write: %w", err)
 	}
 	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
@@ -64,6 +67,8 @@ type tx struct {
 	seed   maphash.Seed
 	pipe   pipe
 	closed bool // Write has returned: buffering more would lose it silently
+	// ftsRows counts the rows written per kind with a trigram index (see optimizeFTS).
+	ftsRows map[*record.Kind]int
 }
 
 func (t *tx) add(ctx context.Context, r record.Record, replace bool) error {
@@ -139,6 +144,9 @@ func (t *tx) flush(ctx context.Context) error {
 			return err
 		}
 		t.wrote(ks, rows)
+		if ftsColumns[kb.Kind] != nil {
+			t.ftsRows[kb.Kind] += len(rows)
+		}
 		if err := t.send(ctx, kb.Kind, rows); err != nil {
 			return err
 		}

@@ -21,6 +21,11 @@ type Dialect struct {
 	Numeric func(col string) string
 	// Prefix is a condition that col starts with v (folded, not escaped).
 	Prefix func(b *Builder, col, v string) string
+	// Substring, when set, is a condition that narrows a search for needle (folded, not
+	// escaped) inside the column named col of k's table to candidate rows found through an
+	// index, or "" when no index serves that column or needle. The LIKE of the search still
+	// decides, so the candidates may be more than the matches but never fewer.
+	Substring func(b *Builder, k *record.Kind, col, needle string) string
 }
 
 // SQLite is the dialect of SQLite.
@@ -156,7 +161,8 @@ func (b *Builder) cond(k *record.Kind, c store.Cond) error {
 		return fmt.Errorf("%w: operator %d does not apply to the %s index on %s.%s",
 			store.ErrBadQuery, c.Op, normName(c.Norm), k.Name, c.Field)
 	}
-	col := quote(ix.Column())
+	name := ix.Column()
+	col := quote(name)
 	v := c.Value
 	if c.Norm != record.Exact {
 		v = record.Fold(v)
@@ -168,11 +174,11 @@ func (b *Builder) cond(k *record.Kind, c store.Cond) error {
 		}
 		b.sb.WriteString(col + " = " + b.Arg(v))
 	case store.Contains:
-		b.sb.WriteString(col + " LIKE " + b.Arg("%"+EscapeLike(v)+"%") + ` ESCAPE '\'`)
+		b.like(k, name, v, "%"+EscapeLike(v)+"%")
 	case store.Prefix:
 		b.sb.WriteString(b.d.Prefix(b, col, v))
 	case store.ListHas, store.ListContains:
-		b.listCond(col, c.Op, v)
+		b.listCond(k, name, c.Op, v)
 	case store.Gt, store.Ge, store.Lt, store.Le:
 		b.sb.WriteString(col + " " + [...]string{"", "", "", "", "", ">", ">=", "<", "<="}[c.Op] + " " + b.Arg(v))
 	case store.NotEmpty:
@@ -183,16 +189,32 @@ func (b *Builder) cond(k *record.Kind, c store.Cond) error {
 
 // listCond matches one item of a column kept as ",a,b,c,". An item never holds a comma, so
 // neither does a value that can match one.
-func (b *Builder) listCond(col string, op store.Op, v string) {
+func (b *Builder) listCond(k *record.Kind, name string, op store.Op, v string) {
 	if strings.Contains(v, ",") || (op == store.ListHas && v == "") {
 		b.sb.WriteString("1 = 0")
 		return
 	}
-	pattern := "%," + EscapeLike(v) + ",%"
 	if op == store.ListContains {
-		pattern = "%" + EscapeLike(v) + "%"
+		b.like(k, name, v, "%"+EscapeLike(v)+"%")
+		return
 	}
-	b.sb.WriteString(col + " LIKE " + b.Arg(pattern) + ` ESCAPE '\'`)
+	b.like(k, name, ","+v+",", "%,"+EscapeLike(v)+",%")
+}
+
+// like is a search for needle inside the column named name, as pattern, narrowed first by
+// the dialect's substring index when it has one.
+func (b *Builder) like(k *record.Kind, name, needle, pattern string) {
+	var narrow string
+	if b.d.Substring != nil {
+		// Before the LIKE's argument: SQLite's placeholders are positional.
+		narrow = b.d.Substring(b, k, name, needle)
+	}
+	like := quote(name) + " LIKE " + b.Arg(pattern) + ` ESCAPE '\'`
+	if narrow == "" {
+		b.sb.WriteString(like)
+		return
+	}
+	b.sb.WriteString("(" + narrow + " AND " + like + ")")
 }
 
 // applies says whether an operator makes sense on a column of that norm.

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +60,38 @@ func TestNewRowRejectsBadRecords(t *testing.T) {
 	}
 	if _, err := NewRow(record.Team.NewRecord()); !errors.Is(err, record.ErrNoID) {
 		t.Errorf("record without id: got %v", err)
+	}
+}
+
+// A dialect's substring index narrows the LIKE, its argument first; ListHas looks for the
+// whole item with its commas.
+func TestSelectSubstringNarrows(t *testing.T) {
+	d := SQLite
+	d.Substring = func(b *Builder, k *record.Kind, col, needle string) string {
+		if col == "n_strcountry" {
+			return ""
+		}
+		return "near(" + k.Name + "." + col + ", " + b.Arg(needle) + ")"
+	}
+	q := store.Query{Kind: record.Team, Where: []store.Cond{
+		{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: "Real_100%"},
+		{Field: "strTeamAlternate", Norm: record.List, Op: store.ListHas, Value: "Blancos"},
+		{Field: "strTeamAlternate", Norm: record.List, Op: store.ListContains, Value: "blan"},
+		{Field: "strCountry", Norm: record.Name, Op: store.Contains, Value: "spa"},
+	}}
+	sql, args, err := Select(d, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `SELECT doc FROM "team" WHERE (near(team.n_strteam, ?) AND "n_strteam" LIKE ? ESCAPE '\')` +
+		` AND (near(team.l_strteamalternate, ?) AND "l_strteamalternate" LIKE ? ESCAPE '\')` +
+		` AND (near(team.l_strteamalternate, ?) AND "l_strteamalternate" LIKE ? ESCAPE '\')` +
+		` AND "n_strcountry" LIKE ? ESCAPE '\' ORDER BY seq`
+	if sql != want {
+		t.Errorf("sql:\n%s\nwant:\n%s", sql, want)
+	}
+	wantArgs := []any{"real 100%", `%real 100\%%`, ",blancos,", "%,blancos,%", "blan", "%blan%", "%spa%"}
+	if !slices.Equal(args, wantArgs) {
+		t.Errorf("args %q, want %q", args, wantArgs)
 	}
 }

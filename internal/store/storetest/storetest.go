@@ -22,6 +22,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"FindOrder", testFindOrder},
 		{"NumericOrder", testNumericOrder},
 		{"BadQuery", testBadQuery},
+		{"Substring", testSubstring},
+		{"SubstringWrites", testSubstringWrites},
 		{"Get", testGet},
 		{"UpsertMerge", testUpsertMerge},
 		{"UpsertTwiceInOneWrite", testUpsertTwice},
