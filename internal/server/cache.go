@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -19,12 +20,16 @@ import (
 // The response cache keeps whole answers, keyed by what an answer depends on: the request
 // (less the key), the tier class, and the store's data version, so it never serves data older
 // than the last import. Answers that depend on the clock (next and previous events, live
-// scores, TV listings from today) are kept for at most cacheTTL; the others until the data
-// changes. Memory is bounded by a byte budget with LRU eviction.
+// scores, TV listings from today) are refreshed after cacheTTL: the first request after that
+// starts one recomputation in the background and is answered from the entry meanwhile, so
+// entries made together do not all miss together; an entry more than twice cacheTTL old is
+// not served. The others stay until the data changes. Memory is bounded by a byte budget
+// with LRU eviction.
 
 const (
 	defaultCacheBytes = 64 << 20
 	cacheTTL          = 5 * time.Second
+	refreshTimeout    = 10 * time.Second
 	maxCacheKey       = 1024
 	minGzipBytes      = 1024
 )
@@ -33,17 +38,20 @@ type cacheEntry struct {
 	key     string
 	version int64
 	expires time.Time // zero: until the data version changes
-	body    []byte
-	gz      []byte // gzip of body, made on first demand
-	etag    string
-	status  int
-	elem    *list.Element
-	gzOnce  sync.Once
-	byteLen int
+	// refreshing is set while one background recomputation of an expired entry runs.
+	refreshing bool
+	body       []byte
+	gz         []byte // gzip of body, made on first demand
+	etag       string
+	status     int
+	elem       *list.Element
+	gzOnce     sync.Once
+	byteLen    int
 }
 
 type responseCache struct {
 	versions *versionGate
+	ttl      time.Duration
 	budget   int
 	mu       sync.Mutex
 	used     int
@@ -53,8 +61,8 @@ type responseCache struct {
 	misses   func()
 }
 
-func newResponseCache(st store.Records, budget int) *responseCache {
-	return &responseCache{versions: newVersionGate(st.DataVersion), budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
+func newResponseCache(dataVersion func(context.Context) (int64, error), budget int) *responseCache {
+	return &responseCache{versions: newVersionGate(dataVersion), ttl: cacheTTL, budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
 }
 
 // clockFiles and clockGroups answer relative to now: next and previous events, live scores,
@@ -102,49 +110,87 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		return
 	}
 	if len(key) <= maxCacheKey {
-		if e := c.get(key, version); e != nil {
+		if e, refresh := c.get(key, version); e != nil {
 			c.hits()
+			if refresh {
+				go c.refresh(r, t, key, version, next)
+			}
 			c.write(w, r, e)
 			return
 		}
 	}
 	c.misses()
-	buf := &bufferWriter{header: http.Header{}}
-	next(buf, r)
-	status := buf.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if status != http.StatusOK {
+	e, buf := c.compute(r, t, key, version, next)
+	if e == nil {
 		copyHeader(w.Header(), buf.header)
-		w.WriteHeader(status)
+		w.WriteHeader(buf.status)
 		_, _ = w.Write(buf.body.Bytes())
 		return
 	}
-	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), status: status}
+	c.write(w, r, e)
+}
+
+// compute runs the API and keeps a successful answer. A nil entry means the answer was not
+// a 200; buf holds it.
+func (c *responseCache) compute(r *http.Request, t target, key string, version int64, next http.HandlerFunc) (*cacheEntry, *bufferWriter) {
+	buf := &bufferWriter{header: http.Header{}}
+	next(buf, r)
+	if buf.status == 0 {
+		buf.status = http.StatusOK
+	}
+	if buf.status != http.StatusOK {
+		return nil, buf
+	}
+	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), status: buf.status}
 	if clockDependent(t) {
-		e.expires = time.Now().Add(cacheTTL)
+		e.expires = time.Now().Add(c.ttl)
 	}
 	e.etag = etagOf(e.body)
 	if len(key) <= maxCacheKey {
 		c.put(e)
 	}
-	c.write(w, r, e)
+	return e, buf
 }
 
-func (c *responseCache) get(key string, version int64) *cacheEntry {
+// refresh recomputes an expired entry in the background, detached from the request that
+// noticed it (which has been answered), within refreshTimeout.
+func (c *responseCache) refresh(r *http.Request, t target, key string, version int64, next http.HandlerFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), refreshTimeout)
+	defer cancel()
+	if e, _ := c.compute(r.WithContext(ctx), t, key, version, next); e == nil {
+		c.mu.Lock()
+		if old, ok := c.entries[key]; ok {
+			c.remove(old) // the recomputation failed: the next request computes afresh
+		}
+		c.mu.Unlock()
+	}
+}
+
+// get returns the entry for key at this data version, and whether the caller should start
+// its background refresh (the entry has expired and no refresh runs yet).
+func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
 	if !ok {
-		return nil
+		return nil, false
 	}
-	if e.version != version || (!e.expires.IsZero() && time.Now().After(e.expires)) {
+	if e.version != version {
 		c.remove(e)
-		return nil
+		return nil, false
+	}
+	if !e.expires.IsZero() {
+		now := time.Now()
+		if now.After(e.expires.Add(c.ttl)) {
+			c.remove(e) // too old to serve while refreshing
+			return nil, false
+		}
+		if now.After(e.expires) && !e.refreshing {
+			e.refreshing, refresh = true, true
+		}
 	}
 	c.lru.MoveToFront(e.elem)
-	return e
+	return e, refresh
 }
 
 func (c *responseCache) put(e *cacheEntry) {

@@ -97,7 +97,7 @@ func New(cfg Config) *Server {
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics()}
-	s.cache = newResponseCache(cfg.Store, defaultCacheBytes)
+	s.cache = newResponseCache(cfg.Store.DataVersion, defaultCacheBytes)
 	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
 	return s
