@@ -42,6 +42,8 @@ type Config struct {
 	TrustProxy bool
 	// Limits are the requests per rolling minute of each tier; nil means DefaultLimits.
 	Limits map[store.Tier]int
+	// CacheBytes bounds the response cache (default 64 MiB).
+	CacheBytes int
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -97,7 +99,10 @@ func New(cfg Config) *Server {
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics()}
-	s.cache = newResponseCache(cfg.Store.DataVersion, defaultCacheBytes)
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = defaultCacheBytes
+	}
+	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes)
 	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
 	return s
