@@ -88,6 +88,8 @@ var options = map[string]option{
 	"log-format": {name: "log-format", env: "SPORTSDB_LOG_FORMAT", def: "text", help: "text or json"},
 	"limits": {name: "limits", env: "SPORTSDB_LIMITS", def: "free:30,premium:100,business:120",
 		help: "requests per rolling minute of each tier"},
+	"cache-mb": {name: "cache-mb", env: "SPORTSDB_CACHE_MB", def: "64",
+		help: "memory for cached answers, in MiB (a large dataset with many distinct requests wants more)"},
 	"key-fails": {name: "key-fails", env: "SPORTSDB_KEY_FAILS", def: "20", help: "failed key checks allowed per client address per minute"},
 	"trust-proxy": {name: "trust-proxy", env: "SPORTSDB_TRUST_PROXY", def: "false",
 		help: "take the client address from X-Forwarded-For (only behind a reverse proxy)"},

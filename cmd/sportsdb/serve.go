@@ -24,7 +24,7 @@ import (
 )
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "log-level", "log-format", "key-fails", "trust-proxy", "pprof")
+	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "cache-mb", "log-level", "log-format", "key-fails", "trust-proxy", "pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,6 +63,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil || fails < 1 {
 		return fmt.Errorf("--key-fails %q: want a whole number of at least 1", *v["key-fails"])
 	}
+	cacheMB, err := strconv.Atoi(*v["cache-mb"])
+	if err != nil || cacheMB < 1 {
+		return fmt.Errorf("--cache-mb %q: want a whole number of at least 1", *v["cache-mb"])
+	}
 	limits, err := server.ParseLimits(*v["limits"])
 	if err != nil {
 		return err
@@ -83,6 +87,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: fails, Window: time.Minute}),
 		TrustProxy: *v["trust-proxy"] == "true",
 		Limits:     limits,
+		CacheBytes: cacheMB << 20,
 	})
 	if path := *v["caps"]; path != "" {
 		if err := table.LoadFile(path); err != nil {
