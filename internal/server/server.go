@@ -35,8 +35,8 @@ type Config struct {
 	Guard   *auth.FailGuard
 	Limiter Limiter
 	Logger  *slog.Logger
-	// RequestTimeout bounds the store work of one request (default 2 s), so a database that
-	// stopped answering gives a 503 instead of a hanging client.
+	// RequestTimeout bounds the store work of one request (default 1.8 s), so a database
+	// that stopped answering gives a 503 within 2 s instead of a hanging client.
 	RequestTimeout time.Duration
 	// TrustProxy takes the client address from X-Forwarded-For (behind a reverse proxy).
 	TrustProxy bool
@@ -89,7 +89,7 @@ func ParseLimits(s string) (map[store.Tier]int, error) {
 // overrides loaded from a caps file.
 func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = 2 * time.Second
+		cfg.RequestTimeout = 1800 * time.Millisecond
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
