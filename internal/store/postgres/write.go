@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -25,8 +24,9 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx, batch: sqlstore.NewBatch()}
-	defer func() { t.closed = true }()
+	t := &tx{tx: pgTx}
+	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
+	defer t.Close()
 	if err := fn(t); err != nil {
 		return err
 	}
@@ -44,38 +44,8 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 
 // tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches.
 type tx struct {
-	tx     pgx.Tx
-	batch  *sqlstore.Batch
-	closed bool // Write has returned: buffering more would lose it silently
-}
-
-func (t *tx) add(ctx context.Context, r record.Record, replace bool) error {
-	if t.closed {
-		return errors.New("transaction has ended")
-	}
-	if err := t.batch.Add(r, replace); err != nil {
-		return err
-	}
-	if t.batch.Len() >= batchSize {
-		return t.flush(ctx)
-	}
-	return nil
-}
-
-// Upsert stores r merged into the stored record of the same id.
-func (t *tx) Upsert(ctx context.Context, r record.Record) error {
-	if err := t.add(ctx, r, false); err != nil {
-		return fmt.Errorf("postgres: upsert: %w", err)
-	}
-	return nil
-}
-
-// Replace stores r as it is. A replaced record keeps its place in insertion order.
-func (t *tx) Replace(ctx context.Context, r record.Record) error {
-	if err := t.add(ctx, r, true); err != nil {
-		return fmt.Errorf("postgres: replace: %w", err)
-	}
-	return nil
+	*sqlstore.Buffer
+	tx pgx.Tx
 }
 
 // DeleteAll removes every record of a kind, buffered ones included.
@@ -83,7 +53,7 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 	if k == nil {
 		return fmt.Errorf("postgres: delete all: %w: no kind", store.ErrBadQuery)
 	}
-	t.batch.Drop(k)
+	t.Batch.Drop(k)
 	if _, err := t.tx.Exec(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
 		return fmt.Errorf("postgres: delete all %s: %w", k.Name, mapErr(err))
 	}
@@ -92,7 +62,7 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 
 // flush writes every buffered record: per kind, one read of the stored docs and one insert.
 func (t *tx) flush(ctx context.Context) error {
-	for _, kb := range t.batch.Take() {
+	for _, kb := range t.Batch.Take() {
 		stored, err := t.storedDocs(ctx, kb.Kind, kb.MergeIDs())
 		if err != nil {
 			return err

@@ -31,11 +31,12 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: write: begin: %w", mapErr(err))
 	}
-	t := &tx{tx: sqlTx, batch: sqlstore.NewBatch(), stmts: map[string]*sql.Stmt{},
+	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{},
 		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{}}
+	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
 	defer sqlTx.Rollback()
 	defer t.stop()
-	defer func() { t.closed = true }()
+	defer t.Close()
 	if err := fn(t); err != nil {
 		return err
 	}
@@ -60,44 +61,14 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 // tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches, on a
 // goroutine of their own (see pipe), with statements prepared once per transaction.
 type tx struct {
-	tx     *sql.Tx
-	batch  *sqlstore.Batch
-	stmts  map[string]*sql.Stmt
-	kinds  map[*record.Kind]*kindState
-	seed   maphash.Seed
-	pipe   pipe
-	closed bool // Write has returned: buffering more would lose it silently
+	*sqlstore.Buffer
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+	kinds map[*record.Kind]*kindState
+	seed  maphash.Seed
+	pipe  pipe
 	// ftsRows counts the rows written per kind with a trigram index (see optimizeFTS).
 	ftsRows map[*record.Kind]int
-}
-
-func (t *tx) add(ctx context.Context, r record.Record, replace bool) error {
-	if t.closed {
-		return fmt.Errorf("transaction has ended")
-	}
-	if err := t.batch.Add(r, replace); err != nil {
-		return err
-	}
-	if t.batch.Len() >= batchSize {
-		return t.flush(ctx)
-	}
-	return nil
-}
-
-// Upsert stores r merged into the stored record of the same id.
-func (t *tx) Upsert(ctx context.Context, r record.Record) error {
-	if err := t.add(ctx, r, false); err != nil {
-		return fmt.Errorf("sqlite: upsert: %w", err)
-	}
-	return nil
-}
-
-// Replace stores r as it is. A replaced record keeps its place in insertion order.
-func (t *tx) Replace(ctx context.Context, r record.Record) error {
-	if err := t.add(ctx, r, true); err != nil {
-		return fmt.Errorf("sqlite: replace: %w", err)
-	}
-	return nil
 }
 
 // DeleteAll removes every record of a kind, buffered ones included.
@@ -105,7 +76,7 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 	if k == nil {
 		return fmt.Errorf("sqlite: delete all: %w: no kind", store.ErrBadQuery)
 	}
-	t.batch.Drop(k)
+	t.Batch.Drop(k)
 	if err := t.sync(); err != nil {
 		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
 	}
@@ -130,7 +101,7 @@ func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 
 // flush hands every buffered record to the insert goroutine (see pipe).
 func (t *tx) flush(ctx context.Context) error {
-	for _, kb := range t.batch.Take() {
+	for _, kb := range t.Batch.Take() {
 		ks, err := t.state(ctx, kb.Kind)
 		if err != nil {
 			return err
