@@ -181,7 +181,7 @@ type unlimited struct{}
 func (unlimited) Allow(context.Context, string, int) (ratelimit.Decision, error) {
 	return ratelimit.Decision{Allowed: true, Limit: 1 << 30, Remaining: 1 << 30}, nil
 }
-func (unlimited) Healthy() (bool, string) { return true, "" }
+func (unlimited) Healthy() (bool, string) { return true, "unlimited (tests)" }
 
 // Fixture is one recorded response of the public service (shared/fixtures/urls.tsv).
 type Fixture struct {

@@ -75,15 +75,3 @@ func (b *blockedSet) set(id string, limit int, now, until time.Time) {
 	}
 	sh.m[id] = blockedUntil{until: until, limit: limit}
 }
-
-// len returns how many refusals are remembered.
-func (b *blockedSet) len() int {
-	n := 0
-	for i := range b.shards {
-		sh := &b.shards[i]
-		sh.mu.Lock()
-		n += len(sh.m)
-		sh.mu.Unlock()
-	}
-	return n
-}

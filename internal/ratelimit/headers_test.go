@@ -5,8 +5,6 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
-
-	"sportsdb/internal/store"
 )
 
 func TestSetHeaders(t *testing.T) {
@@ -56,14 +54,6 @@ func TestWriteTooMany(t *testing.T) {
 			res.Header.Get("X-RateLimit-Remaining") != "0" ||
 			res.Header.Get("RateLimit-Policy") != `"default";q=30;w=60` {
 			t.Errorf("retry %v: headers %v", c.retry, res.Header)
-		}
-	}
-}
-
-func TestForTier(t *testing.T) {
-	for tier, want := range map[store.Tier]int{store.Free: 30, store.Premium: 100, store.Business: 120, "": 30} {
-		if got := ForTier(tier); got != want {
-			t.Errorf("ForTier(%q) = %d, want %d", tier, got, want)
 		}
 	}
 }

@@ -14,14 +14,13 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"sportsdb/internal/store"
 )
 
 // Window is the rolling window every limit counts over.
 const Window = 60 * time.Second
 
-// Requests per Window for each tier.
+// Requests per Window for each tier, as the public service allows them (the defaults of
+// server.DefaultLimits).
 const (
 	FreeLimit     = 30
 	PremiumLimit  = 100
@@ -30,18 +29,6 @@ const (
 
 // ErrBadLimit reports a limit below 1; a programming error, not a client's.
 var ErrBadLimit = errors.New("rate limit must be at least 1")
-
-// ForTier returns the requests per Window a tier allows. Unknown tiers get the free limit,
-// the safe side.
-func ForTier(t store.Tier) int {
-	switch t {
-	case store.Premium:
-		return PremiumLimit
-	case store.Business:
-		return BusinessLimit
-	}
-	return FreeLimit
-}
 
 // Decision is the answer for one request.
 type Decision struct {

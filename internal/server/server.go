@@ -62,7 +62,9 @@ type Server struct {
 }
 
 // DefaultLimits are the public service's requests per rolling minute of each tier.
-var DefaultLimits = map[store.Tier]int{store.Free: 30, store.Premium: 100, store.Business: 120}
+var DefaultLimits = map[store.Tier]int{
+	store.Free: ratelimit.FreeLimit, store.Premium: ratelimit.PremiumLimit, store.Business: ratelimit.BusinessLimit,
+}
 
 // ParseLimits reads "free:30,premium:100,business:120"; tiers not named keep their default.
 func ParseLimits(s string) (map[store.Tier]int, error) {
@@ -215,18 +217,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target) {
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 	defer cancel()
-	db := "ok"
-	status := http.StatusOK
+	ready, db, status := "ready", "ok", http.StatusOK
 	if err := s.cfg.Store.Ping(ctx); err != nil {
-		db, status = "unavailable", http.StatusServiceUnavailable
+		ready, db, status = "unavailable", "unavailable", http.StatusServiceUnavailable
 	}
-	limits := "memory"
-	if ok, detail := s.cfg.Limiter.Healthy(); detail != "" {
-		limits = detail
-		_ = ok // a degraded limiter still serves (per replica); it is reported, not fatal
-	}
-	body := []byte(`{"status":` + quote(map[bool]string{true: "ready", false: "unavailable"}[status == http.StatusOK]) +
-		`,"database":` + quote(db) + `,"ratelimit":` + quote(limits) + `}`)
+	// A limiter whose shared store is away still serves, per replica: it is reported here,
+	// not a reason to take the replica out of service.
+	_, limits := s.cfg.Limiter.Healthy()
+	body := []byte(`{"status":` + quote(ready) + `,"database":` + quote(db) + `,"ratelimit":` + quote(limits) + `}`)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
