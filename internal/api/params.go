@@ -26,8 +26,7 @@ func ParseID(s string) (string, bool) {
 }
 
 // Printable says whether s is valid UTF-8 without control characters. No stored name holds
-// one, and PostgreSQL text cannot hold NUL at all, so such a value is no result rather than a
-// database error.
+// one, so such a parameter is no result, on v1 and v2 alike.
 func Printable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false

@@ -47,7 +47,8 @@ const (
 )
 
 // Cond is one condition. With Or set, the condition holds when any of Or holds, and Field,
-// Norm, Op and Value are ignored.
+// Norm, Op and Value are ignored. A Value holding NUL matches nothing (PostgreSQL text cannot
+// hold one), on every backend.
 type Cond struct {
 	Field string
 	Norm  record.Norm

@@ -167,6 +167,12 @@ func (b *Builder) cond(k *record.Kind, c store.Cond) error {
 	if c.Norm != record.Exact {
 		v = record.Fold(v)
 	}
+	if c.Op != store.NotEmpty && strings.ContainsRune(c.Value, 0) {
+		// PostgreSQL text cannot hold NUL, so such a value matches nothing there; it matches
+		// nothing on SQLite either, so both answer alike and neither sends it to the database.
+		b.sb.WriteString("1 = 0")
+		return nil
+	}
 	switch c.Op {
 	case store.Eq:
 		if c.Norm == record.List {

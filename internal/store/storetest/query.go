@@ -144,3 +144,24 @@ func testBadQuery(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// A value holding NUL matches nothing and is no error, on every backend; inside an Or, the
+// other branches still match.
+func testNulMatchesNothing(t *testing.T, s store.Store) {
+	put(t, s, teams()...)
+	for _, c := range []store.Cond{
+		eq("strTeam", record.Name, "Arsenal\x00"),
+		op("strTeam", record.Name, store.Contains, "ars\x00"),
+		op("strTeam", record.Name, store.Prefix, "\x00"),
+		op("strTeamAlternate", record.List, store.ListHas, "gunners\x00"),
+		eq("idLeague", record.Exact, "4328\x00"),
+	} {
+		if got := find(t, s, store.Query{Kind: record.Team, Where: []store.Cond{c}}); len(got) != 0 {
+			t.Errorf("%+v matched %v", c, got)
+		}
+	}
+	either := store.Cond{Or: []store.Cond{eq("strTeam", record.Name, "x\x00"), eq("strTeam", record.Name, "Arsenal")}}
+	if got := find(t, s, store.Query{Kind: record.Team, Where: []store.Cond{either}}); len(got) != 1 || got[0] != "2" {
+		t.Errorf("Or with a NUL branch: %v, want [2]", got)
+	}
+}

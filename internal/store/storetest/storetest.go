@@ -22,6 +22,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"FindOrder", testFindOrder},
 		{"NumericOrder", testNumericOrder},
 		{"BadQuery", testBadQuery},
+		{"NulMatchesNothing", testNulMatchesNothing},
 		{"Substring", testSubstring},
 		{"SubstringWrites", testSubstringWrites},
 		{"Get", testGet},
