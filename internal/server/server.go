@@ -115,6 +115,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
 	route := "other"
+	addr := s.clientAddr(r)
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
@@ -128,7 +129,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("method", r.Method), slog.String("path", scrubPath(r.URL.EscapedPath())),
 				slog.String("route", route), slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
-				slog.Float64("ms", float64(d.Microseconds())/1000), slog.String("remote", s.clientAddr(r)))
+				slog.Float64("ms", float64(d.Microseconds())/1000), slog.String("remote", addr))
 		}
 	}()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -157,10 +158,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	route = t.route
 	r = respond.WithRoute(r, route)
-	s.serveAPI(rec, r, t)
+	s.serveAPI(rec, r, t, addr)
 }
 
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target) {
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) {
 	key := t.pathKey
 	if t.headerKey {
 		key = r.Header.Get("X-API-KEY")
@@ -168,7 +169,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target) {
 	// Failed key checks, like rate limits, count in real time: SPORTSDB_NOW pins the data
 	// clock (next and previous events), not the passing of minutes.
 	now := time.Now()
-	addr := s.clientAddr(r)
 	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
 		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
 		respond.Message(w, http.StatusTooManyRequests, "Too many invalid API keys from this address")
