@@ -24,7 +24,7 @@ import (
 )
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "cache-mb", "log-level", "log-format", "key-fails", "trust-proxy", "pprof")
+	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "cache-mb", "cache-disk-mb", "cache-dir", "log-level", "log-format", "key-fails", "trust-proxy", "pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -67,6 +67,19 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil || cacheMB < 1 {
 		return fmt.Errorf("--cache-mb %q: want a whole number of at least 1", *v["cache-mb"])
 	}
+	diskMB, err := strconv.ParseInt(*v["cache-disk-mb"], 10, 64)
+	if err != nil || diskMB < 0 {
+		return fmt.Errorf("--cache-disk-mb %q: want a whole number, 0 for none", *v["cache-disk-mb"])
+	}
+	if dir := *v["cache-dir"]; dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("--cache-dir %q: not a directory", dir)
+		}
+	}
+	diskBytes := diskMB << 20
+	if diskMB == 0 {
+		diskBytes = -1 // server.Config: negative means no files
+	}
 	limits, err := server.ParseLimits(*v["limits"])
 	if err != nil {
 		return err
@@ -88,7 +101,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		TrustProxy: *v["trust-proxy"] == "true",
 		Limits:     limits,
 		CacheBytes: cacheMB << 20,
+		CacheDir:   *v["cache-dir"], CacheDiskBytes: diskBytes,
 	})
+	defer srv.Close()
 	if path := *v["caps"]; path != "" {
 		if err := table.LoadFile(path); err != nil {
 			return err

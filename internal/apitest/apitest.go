@@ -105,11 +105,13 @@ func New(t testing.TB, opts Options) *Env {
 	table := caps.New()
 	env.Server = server.New(server.Config{
 		Store: st, Clock: clk, Caps: table, Logger: opts.Logger,
-		Auth:    auth.New(st, clock.System{}, auth.Options{}),
-		Guard:   auth.NewFailGuard(auth.FailGuardOptions{Limit: opts.KeyFails, Window: time.Minute}),
-		Limiter: opts.Limiter,
-		Limits:  opts.Limits,
+		Auth:     auth.New(st, clock.System{}, auth.Options{}),
+		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: opts.KeyFails, Window: time.Minute}),
+		Limiter:  opts.Limiter,
+		Limits:   opts.Limits,
+		CacheDir: t.TempDir(),
 	})
+	t.Cleanup(func() { env.Server.Close() })
 	if opts.CapsFile != "" {
 		if err := table.LoadFile(opts.CapsFile); err != nil {
 			t.Fatalf("caps file: %v", err)

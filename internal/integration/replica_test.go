@@ -123,9 +123,11 @@ func (h *harness) startReplica(cfg replicaConfig) *replica {
 		Store: st, Clock: cfg.clock, Caps: caps.New(), Logger: logger, Limiter: limiter,
 		Auth: auth.New(st, cfg.clock, auth.Options{}),
 		// Tests poll revoked keys from one address; the guard has its own tests.
-		Guard:  auth.NewFailGuard(auth.FailGuardOptions{Limit: 10000, Window: time.Minute}),
-		Limits: cfg.limits,
+		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 10000, Window: time.Minute}),
+		Limits:   cfg.limits,
+		CacheDir: h.t.TempDir(),
 	})
+	h.t.Cleanup(func() { srv.Close() })
 	hs := httptest.NewUnstartedServer(srv)
 	hs.Config.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	hs.Start()

@@ -7,7 +7,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,14 +26,18 @@ import (
 // starts one recomputation in the background and is answered from the entry meanwhile, so
 // entries made together do not all miss together; an entry more than twice cacheTTL old is
 // not served. The others stay until the data changes. Memory is bounded by a byte budget
-// with LRU eviction.
+// with LRU eviction. Large answers go to files of a spill directory (spill.go), bounded by a
+// disk budget with an LRU of their own, and are sent from there with sendfile.
 
 const (
 	defaultCacheBytes = 64 << 20
-	cacheTTL          = 5 * time.Second
-	refreshTimeout    = 10 * time.Second
-	maxCacheKey       = 1024
-	minGzipBytes      = 1024
+	defaultSpillBytes = 1 << 30
+	// spillMinBytes is the size from which an answer is kept in a file rather than memory.
+	spillMinBytes  = 64 << 10
+	cacheTTL       = 5 * time.Second
+	refreshTimeout = 10 * time.Second
+	maxCacheKey    = 1024
+	minGzipBytes   = 1024
 )
 
 type cacheEntry struct {
@@ -40,13 +46,15 @@ type cacheEntry struct {
 	expires time.Time // zero: until the data version changes
 	// refreshing is set while one background recomputation of an expired entry runs.
 	refreshing bool
-	body       []byte
+	body       []byte // nil when the body is in file
+	file       string // the spill file holding the body, or ""
+	size       int    // length of the body
 	gz         []byte // gzip of body, made on first demand
 	etag       string
 	status     int
 	elem       *list.Element
 	gzOnce     sync.Once
-	byteLen    int
+	byteLen    int // memory the entry holds
 }
 
 type responseCache struct {
@@ -56,13 +64,26 @@ type responseCache struct {
 	mu       sync.Mutex
 	used     int
 	entries  map[string]*cacheEntry
-	lru      *list.List
-	hits     func()
-	misses   func()
+	lru      *list.List // entries whose body is in memory
+	// spill is nil when large answers are not kept in files; spilled is their LRU.
+	spill     *spillDir
+	spilled   *list.List
+	spillUsed int64
+	warn      func(msg string, err error)
+	warnOnce  sync.Once
+	// flights are the computations running, by key: concurrent misses of one answer wait
+	// for the first one's result instead of each computing it.
+	flights map[string]*flight
+	hits    func()
+	misses  func()
 }
 
-func newResponseCache(dataVersion func(context.Context) (int64, error), budget int) *responseCache {
-	return &responseCache{versions: newVersionGate(dataVersion), ttl: cacheTTL, budget: budget, entries: map[string]*cacheEntry{}, lru: list.New(), hits: func() {}, misses: func() {}}
+// newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
+// large answers.
+func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillDir) *responseCache {
+	return &responseCache{versions: newVersionGate(dataVersion), ttl: cacheTTL, budget: budget,
+		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
+		hits: func() {}, misses: func() {}, warn: func(string, error) {}}
 }
 
 // clockFiles and clockGroups answer relative to now: next and previous events, live scores,
@@ -115,19 +136,82 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 			if refresh {
 				go c.refresh(r, t, key, version, next)
 			}
-			c.write(w, r, e)
-			return
+			if c.write(w, r, e, nil) {
+				return
+			}
+			// Its file is gone (evicted a moment ago): compute the answer afresh.
+		}
+	}
+	var f *flight
+	if len(key) <= maxCacheKey {
+		var leader bool
+		if f, leader = c.join(key, version); !leader {
+			select {
+			case <-f.done:
+			case <-r.Context().Done():
+				respond.Error(w, r, r.Context().Err())
+				return
+			}
+			if f.entry != nil && c.write(w, r, f.entry, nil) {
+				c.hits()
+				return
+			}
+			// The first request's answer was not a 200: compute our own.
+			f = nil
+		} else {
+			defer func() { // also when next panics, so no waiter is left behind
+				if f != nil {
+					c.land(key, f)
+				}
+			}()
 		}
 	}
 	c.misses()
 	e, buf := c.compute(r, t, key, version, next)
+	body := buf.body.Bytes()
+	if f != nil {
+		f.entry = e
+		c.land(key, f) // the waiters need not wait for this answer to be sent
+		f = nil
+	}
 	if e == nil {
 		copyHeader(w.Header(), buf.header)
 		w.WriteHeader(buf.status)
-		_, _ = w.Write(buf.body.Bytes())
+		_, _ = w.Write(body)
 		return
 	}
-	c.write(w, r, e)
+	c.write(w, r, e, body)
+}
+
+// flight is one computation of an answer that concurrent requests for it wait on. entry is
+// set, if the answer was cacheable, before done is closed.
+type flight struct {
+	version int64
+	done    chan struct{}
+	entry   *cacheEntry
+}
+
+// join returns the running computation of key at version and false, or registers a new one
+// and returns it with true: the caller computes and then calls land.
+func (c *responseCache) join(key string, version int64) (*flight, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.flights[key]; ok && f.version == version {
+		return f, false
+	}
+	f := &flight{version: version, done: make(chan struct{})}
+	c.flights[key] = f
+	return f, true
+}
+
+// land ends a flight: its waiters get f.entry, nil if the answer was not a 200.
+func (c *responseCache) land(key string, f *flight) {
+	c.mu.Lock()
+	if c.flights[key] == f {
+		delete(c.flights, key)
+	}
+	c.mu.Unlock()
+	close(f.done)
 }
 
 // compute runs the API and keeps a successful answer. A nil entry means the answer was not
@@ -141,7 +225,7 @@ func (c *responseCache) compute(r *http.Request, t target, key string, version i
 	if buf.status != http.StatusOK {
 		return nil, buf
 	}
-	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), status: buf.status}
+	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), size: buf.body.Len(), status: buf.status}
 	if clockDependent(t) {
 		e.expires = time.Now().Add(c.ttl)
 	}
@@ -189,11 +273,19 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 			e.refreshing, refresh = true, true
 		}
 	}
-	c.lru.MoveToFront(e.elem)
+	c.listOf(e).MoveToFront(e.elem)
 	return e, refresh
 }
 
 func (c *responseCache) put(e *cacheEntry) {
+	if c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8 {
+		path, err := c.spill.write(e.body)
+		if err == nil {
+			e.file, e.body = path, nil
+		} else {
+			c.warnOnce.Do(func() { c.warn("large answers are kept in memory only", err) })
+		}
+	}
 	e.byteLen = len(e.body) + len(e.key) + 256
 	if e.byteLen > c.budget/8 {
 		return // one answer may not crowd out the rest
@@ -203,23 +295,89 @@ func (c *responseCache) put(e *cacheEntry) {
 	if old, ok := c.entries[e.key]; ok {
 		c.remove(old)
 	}
-	e.elem = c.lru.PushFront(e)
+	e.elem = c.listOf(e).PushFront(e)
 	c.entries[e.key] = e
 	c.used += e.byteLen
+	if e.file != "" {
+		c.spillUsed += int64(e.size)
+		for c.spillUsed > c.spill.budget {
+			c.remove(c.spilled.Back().Value.(*cacheEntry))
+		}
+	}
+	c.evict()
+}
+
+// evict removes least recently used entries until the memory budget holds, those in memory
+// first.
+func (c *responseCache) evict() {
 	for c.used > c.budget {
-		c.remove(c.lru.Back().Value.(*cacheEntry))
+		back := c.lru.Back()
+		if back == nil {
+			back = c.spilled.Back()
+		}
+		c.remove(back.Value.(*cacheEntry))
 	}
 }
 
+func (c *responseCache) listOf(e *cacheEntry) *list.List {
+	if e.file != "" {
+		return c.spilled
+	}
+	return c.lru
+}
+
 func (c *responseCache) remove(e *cacheEntry) {
-	c.lru.Remove(e.elem)
+	c.listOf(e).Remove(e.elem)
 	delete(c.entries, e.key)
 	c.used -= e.byteLen
+	if e.file != "" {
+		c.spillUsed -= int64(e.size)
+		// A request sending the file keeps it open; the system frees it after that.
+		_ = os.Remove(e.file)
+	}
+}
+
+// grow counts n more bytes of memory for an entry still in the cache.
+func (c *responseCache) grow(e *cacheEntry, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[e.key] != e {
+		return
+	}
+	e.byteLen += n
+	c.used += n
+	c.evict()
+}
+
+// Close removes the spill files.
+func (c *responseCache) Close() error {
+	if c.spill == nil {
+		return nil
+	}
+	return c.spill.Close()
 }
 
 // write sends an entry with its ETag, answering 304 to a matching If-None-Match and gzip to
-// clients that accept it.
-func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry) {
+// clients that accept it. body is the entry's body when the caller has it in memory. It
+// returns false, having written nothing, when the entry's file is gone.
+func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry, body []byte) bool {
+	if body == nil {
+		body = e.body
+	}
+	var gz []byte
+	if e.size >= minGzipBytes && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		e.gzOnce.Do(func() { c.compress(e, body) })
+		gz = e.gz
+	}
+	var file *os.File
+	if body == nil && e.file != "" && gz == nil && r.Method != http.MethodHead {
+		f, err := os.Open(e.file)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		file = f
+	}
 	h := w.Header()
 	// Canonical keys assigned directly: Header.Set canonicalises on every call.
 	h["Content-Type"] = jsonType
@@ -228,25 +386,56 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	h["Vary"] = varyEncoding
 	if etagMatches(r.Header.Get("If-None-Match"), e.etag) {
 		w.WriteHeader(http.StatusNotModified)
-		return
+		return true
 	}
-	body := e.body
-	if len(body) >= minGzipBytes && acceptsGzip(r.Header.Get("Accept-Encoding")) {
-		e.gzOnce.Do(func() { e.gz = gzipBytes(e.body) })
-		body = e.gz
-		h.Set("Content-Encoding", "gzip")
+	n := e.size
+	if gz != nil {
+		h["Content-Encoding"] = gzipEncoding
+		n = len(gz)
 	}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = []string{strconv.Itoa(n)}
 	w.WriteHeader(e.status)
-	if r.Method != http.MethodHead {
+	switch {
+	case r.Method == http.MethodHead:
+	case gz != nil:
+		_, _ = w.Write(gz)
+	case file != nil:
+		sendFile(w, file)
+	default:
 		_, _ = w.Write(body)
 	}
+	return true
+}
+
+// compress makes the gzip form of an entry, from body or its file, and counts its memory.
+// A file gone meanwhile leaves e.gz nil: the answer is then sent as it is.
+func (c *responseCache) compress(e *cacheEntry, body []byte) {
+	if body == nil && e.file != "" {
+		b, err := os.ReadFile(e.file)
+		if err != nil {
+			return
+		}
+		body = b
+	}
+	e.gz = gzipBytes(body)
+	c.grow(e, len(e.gz))
+}
+
+// sendFile copies a file to the client through the connection's ReadFrom, which uses
+// sendfile(2), rather than io.Copy, which would go through a buffer.
+func sendFile(w http.ResponseWriter, f *os.File) {
+	if rf, ok := w.(io.ReaderFrom); ok {
+		_, _ = rf.ReadFrom(f)
+		return
+	}
+	_, _ = io.Copy(w, f)
 }
 
 var (
 	jsonType     = []string{"application/json"}
 	noCache      = []string{"no-cache"}
 	varyEncoding = []string{"Accept-Encoding"}
+	gzipEncoding = []string{"gzip"}
 )
 
 func etagOf(body []byte) string {

@@ -15,7 +15,7 @@ import (
 // An expired clock-dependent answer is served while one background recomputation runs; the
 // next request gets the new answer; an entry twice the TTL old is recomputed inline.
 func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes)
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
 	c.ttl = 50 * time.Millisecond
 	var computed atomic.Int64
 	next := func(w http.ResponseWriter, r *http.Request) {
@@ -53,5 +53,76 @@ func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
 	time.Sleep(110 * time.Millisecond) // more than twice the TTL
 	if got := get(); got != `{"events":"answer 3"}` {
 		t.Fatalf("too old to serve: want an inline recomputation, got %s", got)
+	}
+}
+
+// Concurrent requests for an answer not yet cached wait for one computation of it.
+func TestCacheComputesConcurrentMissesOnce(t *testing.T) {
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	var computed atomic.Int64
+	release := make(chan struct{})
+	next := func(w http.ResponseWriter, r *http.Request) {
+		computed.Add(1)
+		<-release
+		w.Write([]byte(`{"teams":[{"idTeam":"1"}]}`))
+	}
+	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
+	const n = 16
+	bodies := make(chan string, n)
+	for range n {
+		go func() {
+			req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=1", nil)
+			rec := httptest.NewRecorder()
+			c.serve(rec, req, tg, store.Premium, next)
+			bodies <- strconv.Itoa(rec.Code) + " " + rec.Body.String()
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // let the requests arrive while the first one computes
+	close(release)
+	for range n {
+		if got := <-bodies; got != `200 {"teams":[{"idTeam":"1"}]}` {
+			t.Fatalf("answer: %s", got)
+		}
+	}
+	if got := computed.Load(); got != 1 {
+		t.Fatalf("computed %d times, want 1", got)
+	}
+}
+
+// A waiting request whose first computation did not give a 200 computes its own answer.
+func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	var computed atomic.Int64
+	started := make(chan struct{})
+	release := make(chan struct{})
+	next := func(w http.ResponseWriter, r *http.Request) {
+		if computed.Add(1) == 1 {
+			close(started)
+			<-release
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"error":"busy"}`))
+			return
+		}
+		w.Write([]byte(`{"teams":null}`))
+	}
+	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
+	get := func() string {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=2", nil)
+		rec := httptest.NewRecorder()
+		c.serve(rec, req, tg, store.Premium, next)
+		return strconv.Itoa(rec.Code) + " " + rec.Body.String()
+	}
+	first := make(chan string, 1)
+	go func() { first <- get() }()
+	<-started
+	second := make(chan string, 1)
+	go func() { second <- get() }()
+	time.Sleep(20 * time.Millisecond) // the second request waits on the first computation
+	close(release)
+	if got := <-first; got != `503 {"error":"busy"}` {
+		t.Fatalf("first: %s", got)
+	}
+	if got := <-second; got != `200 {"teams":null}` {
+		t.Fatalf("second: %s", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -42,8 +43,13 @@ type Config struct {
 	TrustProxy bool
 	// Limits are the requests per rolling minute of each tier; nil means DefaultLimits.
 	Limits map[store.Tier]int
-	// CacheBytes bounds the response cache (default 64 MiB).
+	// CacheBytes bounds the memory of the response cache (default 64 MiB).
 	CacheBytes int
+	// CacheDir is where large cached answers are kept as files (default: the system's
+	// temporary directory); the server makes a directory of its own in it, removed by Close.
+	CacheDir string
+	// CacheDiskBytes bounds those files (default 1 GiB); negative keeps every answer in memory.
+	CacheDiskBytes int64
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -104,11 +110,22 @@ func New(cfg Config) *Server {
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
 	}
-	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes)
+	if cfg.CacheDiskBytes == 0 {
+		cfg.CacheDiskBytes = defaultSpillBytes
+	}
+	var spill *spillDir
+	if cfg.CacheDiskBytes > 0 {
+		spill = newSpillDir(cfg.CacheDir, cfg.CacheDiskBytes)
+	}
+	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
+	s.cache.warn = func(msg string, err error) { cfg.Logger.Warn(msg, "err", err) }
 	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
 	return s
 }
+
+// Close removes the files of the response cache. The server must not answer requests after.
+func (s *Server) Close() error { return s.cache.Close() }
 
 // ServeHTTP answers every request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -286,6 +303,22 @@ func (r *statusRecorder) WriteHeader(code int) {
 		r.status, r.wrote = code, true
 		r.ResponseWriter.WriteHeader(code)
 	}
+}
+
+// ReadFrom keeps the connection's own ReadFrom (sendfile) reachable through the recorder.
+func (r *statusRecorder) ReadFrom(src io.Reader) (int64, error) {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	var n int64
+	var err error
+	if rf, ok := r.ResponseWriter.(io.ReaderFrom); ok {
+		n, err = rf.ReadFrom(src)
+	} else {
+		n, err = io.Copy(struct{ io.Writer }{r.ResponseWriter}, src)
+	}
+	r.bytes += int(n)
+	return n, err
 }
 
 func (r *statusRecorder) Write(b []byte) (int, error) {
