@@ -73,26 +73,42 @@ func checkPlans(t *testing.T, s *Store) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		rows, err := s.read.Query("EXPLAIN QUERY PLAN "+query, args...)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, s, query, args)
 		for _, step := range plan {
 			if strings.HasPrefix(step, "SCAN ") {
 				t.Errorf("%s scans: %v\n%s", name, plan, query)
 			}
 		}
 	}
+	for name, q := range storetest.OrderedQueries() {
+		query, args, err := sqlstore.Select(sqlstore.SQLite, q)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if plan := queryPlan(t, s, query, args); strings.Contains(strings.Join(plan, "\n"), "TEMP B-TREE") {
+			t.Errorf("%s sorts instead of reading an index in order: %v\n%s", name, plan, query)
+		}
+	}
+}
+
+// queryPlan returns the steps of SQLite's plan for a query.
+func queryPlan(t *testing.T, s *Store, query string, args []any) []string {
+	t.Helper()
+	rows, err := s.read.Query("EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, query)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	return plan
 }
 
 // Another process holding the write lock past the deadline makes a write ErrUnavailable,

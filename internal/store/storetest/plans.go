@@ -39,6 +39,19 @@ func LookupQueries() map[string]store.Query {
 	}
 }
 
+// OrderedQueries order sets that are large at full scale (a day's events, a league's
+// history) and take few of them: the order must come from an index, not a sort of the set.
+func OrderedQueries() map[string]store.Query {
+	const E, N = record.Exact, record.Name
+	byTime := []store.Order{{Field: "strTimestamp"}}
+	return map[string]store.Query{
+		"events on a day":            {Kind: record.Event, Where: []store.Cond{eq("dateEvent", E, "2026-10-05")}, OrderBy: byTime, Limit: 3},
+		"events of a sport on a day": {Kind: record.Event, Where: []store.Cond{eq("dateEvent", E, "2026-10-05"), eq("strSport", N, "soccer")}, OrderBy: byTime, Limit: 3},
+		"league next events":         {Kind: record.Event, Where: []store.Cond{eq("idLeague", E, "4328"), op("strTimestamp", E, store.Gt, "2026-10-05T12:00:00")}, OrderBy: byTime, Limit: 20},
+		"tv on a day":                {Kind: record.TV, Where: []store.Cond{eq("dateEvent", E, "2026-10-05")}, OrderBy: []store.Order{{Field: "strTimeStamp"}}, Limit: 50},
+	}
+}
+
 // SubstringQueries search inside folded names; PostgreSQL answers them from trigram indexes.
 // Event names are matched whole (the API searches events by exact name), so they are not here.
 func SubstringQueries() map[string]store.Query {
