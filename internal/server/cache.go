@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,8 +25,10 @@ import (
 // than the last import. Answers that depend on the clock (next and previous events, live
 // scores, TV listings from today) are refreshed after cacheTTL: the first request after that
 // starts one recomputation in the background and is answered from the entry meanwhile, so
-// entries made together do not all miss together; an entry more than twice cacheTTL old is
-// not served. The others stay until the data changes. Memory is bounded by a byte budget
+// entries made together do not all miss together. At most refreshSlots recomputations run at
+// once, so that after an idle spell the stale entries are brought up to date a few at a time
+// rather than all at once in front of the requests; an entry staleLimit past its expiry is
+// not served. The data itself is never stale: a new data version misses. The others stay until the data changes. Memory is bounded by a byte budget
 // with LRU eviction. Large answers go to files of a spill directory (spill.go), bounded by a
 // disk budget with an LRU of their own, and are sent from there with sendfile.
 
@@ -35,6 +38,7 @@ const (
 	// spillMinBytes is the size from which an answer is kept in a file rather than memory.
 	spillMinBytes  = 64 << 10
 	cacheTTL       = 5 * time.Second
+	staleLimit     = time.Minute
 	refreshTimeout = 10 * time.Second
 	maxCacheKey    = 1024
 	minGzipBytes   = 1024
@@ -60,6 +64,10 @@ type cacheEntry struct {
 type responseCache struct {
 	versions *versionGate
 	ttl      time.Duration
+	// stale is how long past its expiry an entry is still served while it is refreshed.
+	stale time.Duration
+	// refreshSlots holds a token for each background refresh running.
+	refreshSlots chan struct{}
 	budget   int
 	mu       sync.Mutex
 	used     int
@@ -81,7 +89,8 @@ type responseCache struct {
 // newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
 // large answers.
 func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillDir) *responseCache {
-	return &responseCache{versions: newVersionGate(dataVersion), ttl: cacheTTL, budget: budget,
+	return &responseCache{versions: newVersionGate(dataVersion), ttl: cacheTTL, stale: staleLimit,
+		refreshSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), budget: budget,
 		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
 		hits: func() {}, misses: func() {}, warn: func(string, error) {}}
 }
@@ -134,7 +143,7 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		if e, refresh := c.get(key, version); e != nil {
 			c.hits()
 			if refresh {
-				go c.refresh(r, t, key, version, next)
+				c.startRefresh(r, t, e, version, next)
 			}
 			if c.write(w, r, e, nil) {
 				return
@@ -236,8 +245,24 @@ func (c *responseCache) compute(r *http.Request, t target, key string, version i
 	return e, buf
 }
 
-// refresh recomputes an expired entry in the background, detached from the request that
-// noticed it (which has been answered), within refreshTimeout.
+// startRefresh recomputes an expired entry in the background if a refresh slot is free;
+// otherwise a later request tries again.
+func (c *responseCache) startRefresh(r *http.Request, t target, e *cacheEntry, version int64, next http.HandlerFunc) {
+	select {
+	case c.refreshSlots <- struct{}{}:
+		go func() {
+			defer func() { <-c.refreshSlots }()
+			c.refresh(r, t, e.key, version, next)
+		}()
+	default:
+		c.mu.Lock()
+		e.refreshing = false
+		c.mu.Unlock()
+	}
+}
+
+// refresh recomputes an expired entry, detached from the request that noticed it (which has
+// been answered), within refreshTimeout.
 func (c *responseCache) refresh(r *http.Request, t target, key string, version int64, next http.HandlerFunc) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), refreshTimeout)
 	defer cancel()
@@ -265,7 +290,7 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 	}
 	if !e.expires.IsZero() {
 		now := time.Now()
-		if now.After(e.expires.Add(c.ttl)) {
+		if now.After(e.expires.Add(c.stale)) {
 			c.remove(e) // too old to serve while refreshing
 			return nil, false
 		}

@@ -13,10 +13,10 @@ import (
 )
 
 // An expired clock-dependent answer is served while one background recomputation runs; the
-// next request gets the new answer; an entry twice the TTL old is recomputed inline.
+// next request gets the new answer; an entry past the stale limit is recomputed inline.
 func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
 	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
-	c.ttl = 50 * time.Millisecond
+	c.ttl, c.stale = 50*time.Millisecond, 50*time.Millisecond
 	var computed atomic.Int64
 	next := func(w http.ResponseWriter, r *http.Request) {
 		n := computed.Add(1)
@@ -50,7 +50,7 @@ func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
 	if got := get(); got != `{"events":"answer 2"}` {
 		t.Fatalf("after the refresh: %s", got)
 	}
-	time.Sleep(110 * time.Millisecond) // more than twice the TTL
+	time.Sleep(110 * time.Millisecond) // past the TTL and the stale limit
 	if got := get(); got != `{"events":"answer 3"}` {
 		t.Fatalf("too old to serve: want an inline recomputation, got %s", got)
 	}
@@ -124,5 +124,46 @@ func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
 	}
 	if got := <-second; got != `200 {"teams":null}` {
 		t.Fatalf("second: %s", got)
+	}
+}
+
+// With every refresh slot taken, an expired answer is still served and its refresh waits for
+// a later request.
+func TestCacheRefreshesWaitForAFreeSlot(t *testing.T) {
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	c.ttl = 20 * time.Millisecond
+	c.refreshSlots = make(chan struct{}, 1)
+	var computed atomic.Int64
+	next := func(w http.ResponseWriter, r *http.Request) {
+		n := computed.Add(1)
+		w.Write([]byte(`{"events":"answer ` + strconv.FormatInt(n, 10) + `"}`))
+	}
+	tg, _ := parseTarget("/api/v1/json/k/eventsnext.php")
+	get := func() string {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsnext.php?id=1", nil)
+		rec := httptest.NewRecorder()
+		c.serve(rec, req, tg, store.Premium, next)
+		return rec.Body.String()
+	}
+	get()
+	time.Sleep(30 * time.Millisecond)
+	c.refreshSlots <- struct{}{} // the only slot is busy
+	for range 3 {
+		if got := get(); got != `{"events":"answer 1"}` {
+			t.Fatalf("expired, no slot: %s", got)
+		}
+	}
+	time.Sleep(10 * time.Millisecond)
+	if n := computed.Load(); n != 1 {
+		t.Fatalf("computed %d times with no free slot", n)
+	}
+	<-c.refreshSlots
+	get() // starts the refresh now
+	deadline := time.Now().Add(2 * time.Second)
+	for computed.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("no refresh once a slot was free")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
