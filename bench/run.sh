@@ -19,9 +19,9 @@
 #   5. drives each workload against sportsdb and nginx with the same connections and
 #      duration; runs mixed and search again at half of sportsdb's peak rate (constant rate,
 #      latency counted from when each request was due); reads sportsdb's peak RSS (VmHWM);
-#      times `sportsdb import` of an export of the small dataset into a new SQLite file;
-#      takes CPU profiles of the server under the mixed and search workloads (PROFILE=off
-#      skips them).
+#      takes CPU profiles of the same, warm server under one more mixed and search run
+#      (PROFILE=off skips them); times `sportsdb import` of an export of the small dataset
+#      into a new SQLite file.
 #   6. prints the table and the targets, writes them to $BENCH_DATA/results/, stops every
 #      process it started (also on Ctrl-C or error).
 #
@@ -37,7 +37,7 @@
 #   PROFILE=on|off         CPU profiles of the server under the mixed and search workloads
 #                          (default on)
 #   LIMITS=free:20000,...  sportsdb --limits for the runs (requests per key and minute)
-#   PORT_BASE=18080        sportsdb, nginx, demo and profiling servers use PORT_BASE..+4
+#   PORT_BASE=18080        sportsdb, nginx, the demo server and profiling use PORT_BASE..+3
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,8 +56,7 @@ PORT_BASE=${PORT_BASE:-18080}
 SPORTSDB_ADDR=127.0.0.1:$PORT_BASE
 NGINX_ADDR=127.0.0.1:$((PORT_BASE + 1))
 DEMO_ADDR=127.0.0.1:$((PORT_BASE + 2))
-PROF_ADDR=127.0.0.1:$((PORT_BASE + 3))
-PPROF_ADDR=127.0.0.1:$((PORT_BASE + 4))
+PPROF_ADDR=127.0.0.1:$((PORT_BASE + 3))
 # Per key and minute: several times what one key gets in the busiest minute of a run (the
 # lists spread requests over every key), so no run is limited. Not higher: the in-memory
 # limiter keeps a ring of `limit` timestamps per key (see docs/PERFORMANCE.md).
@@ -168,7 +167,7 @@ start_sportsdb() {
 	local db=$1 level=warn
 	[[ $ACCESS_LOG == on ]] && level=info
 	"$BIN/sportsdb" serve --db "$db" --addr "$SPORTSDB_ADDR" --limits "$LIMITS" --log-level "$level" \
-		>"$RUN/sportsdb.out" 2>"$RUN/sportsdb.log" &
+		--pprof "$PPROF_ADDR" >"$RUN/sportsdb.out" 2>"$RUN/sportsdb.log" &
 	SPORTSDB_PID=$!
 	PIDS+=("$SPORTSDB_PID")
 	"$BIN/loadgen" wait -url "http://$SPORTSDB_ADDR/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
@@ -272,19 +271,14 @@ import_speed() {
 	metric "import speed" "$(awk -v n="$records" -v s="$secs" 'BEGIN{printf "%.0f", n/s}')" "records/s" "$records records in $secs s, wall clock of the whole command"
 }
 
-# profile WORKLOAD: sportsdb serve --pprof on the same database under one workload, after a
-# warm-up; the CPU profile and its top functions go to the results folder.
+# profile WORKLOAD: a CPU profile of the measured sportsdb, its cache as the runs left it,
+# under one more full-rate run of a workload; the profile and its top functions go to the
+# results folder.
 profile() {
-	local workload=$1 level=warn pid lg_pid prefix=$OUT/$SCALE-$STAMP.$1
+	local workload=$1 lg_pid prefix=$OUT/$SCALE-$STAMP.$1
 	say "CPU profile under the $workload workload"
-	[[ $ACCESS_LOG == on ]] && level=info
-	"$BIN/sportsdb" serve --db "$DB" --addr "$PROF_ADDR" --pprof "$PPROF_ADDR" --limits "$LIMITS" --log-level "$level" \
-		>/dev/null 2>"$RUN/profiled-serve.log" &
-	pid=$!
-	PIDS+=("$pid")
-	"$BIN/loadgen" wait -url "http://$PROF_ADDR/healthz" -since "$(date +%s%N)" -timeout 60s >/dev/null
 	local secs=${DURATION%s}
-	"$BIN/loadgen" run -addr "$PROF_ADDR" -list "$RUN/lists/$workload.txt" -c "$CONNS" -d "${secs}s" -warmup "$WARMUP" \
+	"$BIN/loadgen" run -addr "$SPORTSDB_ADDR" -list "$RUN/lists/$workload.txt" -c "$CONNS" -d "${secs}s" -warmup "$WARMUP" \
 		-workload "$workload" -server sportsdb-pprof >/dev/null &
 	lg_pid=$!
 	PIDS+=("$lg_pid")
@@ -292,7 +286,6 @@ profile() {
 	curl -s -o "$prefix.cpu.pprof" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$secs" || true
 	wait "$lg_pid" || true
 	forget "$lg_pid"
-	stop "$pid"
 	(cd "$ROOT" && go tool pprof -top -nodecount=40 "$BIN/sportsdb" "$prefix.cpu.pprof" >"$prefix.cpu.top.txt" 2>&1 &&
 		go tool pprof -top -cum -nodecount=60 "$BIN/sportsdb" "$prefix.cpu.pprof" >"$prefix.cpu.cum.txt" 2>&1) ||
 		echo "run.sh: pprof could not read $prefix.cpu.pprof" >&2
@@ -346,14 +339,14 @@ main() {
 	drive search sportsdb "$SPORTSDB_ADDR" "$RUN/lists/search.txt" "$(awk -v r="$peak_search" 'BEGIN{printf "%d", r/2}')" >/dev/null
 
 	memory "$SPORTSDB_PID"
-	stop "$SPORTSDB_PID"
 	stop "$NGINX_PID"
-
-	import_speed
 	if [[ $PROFILE == on ]]; then
 		profile mixed
 		profile search
 	fi
+	stop "$SPORTSDB_PID"
+
+	import_speed
 	metric "load average at end" "\"$(loadavg)\"" "" "1, 5 and 15 minutes"
 
 	say "results ($SCALE dataset, $CONNS connections, $DURATION per run, access logs $ACCESS_LOG)"
