@@ -6,14 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // versionReader answers DataVersion, which every API request asks for, from one dedicated
 // read connection. SQLite's PRAGMA data_version on a connection changes whenever another
 // connection, of this process or another, commits to the file; all writes of a Store go
 // through its writer connection, so the meta row is read again only after a commit.
+//
+// Before that query, the WAL-index header in the -shm file (shm_unix.go) is compared with
+// the one read before the last query: any commit rewrites it, so when it is unchanged the
+// last answer still holds, and a request pays a hundred nanoseconds instead of a query.
 type versionReader struct {
 	db *sql.DB
+
+	// last is the answer of the last query with the header read just before it.
+	last atomic.Pointer[versionSnapshot]
+	shm  *shmMap // nil until mapped, or where there is no -shm file to map
 
 	mu      sync.Mutex
 	conn    *sql.Conn // nil until first use, and after an error
@@ -24,7 +33,18 @@ type versionReader struct {
 	isValid bool // cached is the meta row as of seen
 }
 
+type versionSnapshot struct {
+	shm     *shmMap
+	header  walHeader
+	version int64
+}
+
 func (v *versionReader) get(ctx context.Context) (int64, error) {
+	if last := v.last.Load(); last != nil {
+		if h, ok := last.shm.header(); ok && h == last.header {
+			return last.version, nil
+		}
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.conn == nil {
@@ -32,6 +52,25 @@ func (v *versionReader) get(ctx context.Context) (int64, error) {
 			return 0, err
 		}
 	}
+	// The header is read before the query: a commit between the two makes the next call
+	// query again, so the answer kept with a header is never older than that header.
+	var h walHeader
+	var mapped bool
+	if v.shm != nil {
+		h, mapped = v.shm.header()
+	}
+	n, err := v.query(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if mapped {
+		v.last.Store(&versionSnapshot{shm: v.shm, header: h, version: n})
+	}
+	return n, nil
+}
+
+// query reads the version with PRAGMA data_version, and the meta row when that changed.
+func (v *versionReader) query(ctx context.Context) (int64, error) {
 	var dv int64
 	if err := v.pragma.QueryRowContext(ctx).Scan(&dv); err != nil {
 		v.reset()
@@ -67,7 +106,19 @@ func (v *versionReader) open(ctx context.Context) error {
 		conn.Close()
 		return mapErr(err)
 	}
+	var file string
+	if err := conn.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil {
+		meta.Close()
+		pragma.Close()
+		conn.Close()
+		return mapErr(err)
+	}
 	v.conn, v.pragma, v.meta, v.isValid = conn, pragma, meta, false
+	if v.shm == nil {
+		// The connection just read in WAL mode, so the -shm file exists and is initialised;
+		// the store's connections keep it so while the store is open.
+		v.shm = mapShm(file)
+	}
 	return nil
 }
 
@@ -85,6 +136,9 @@ func (v *versionReader) reset() {
 func (v *versionReader) close() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	// The mapping itself stays: a request may be reading it still. It is one page, and the
+	// system drops it with the process.
+	v.last.Store(nil)
 	if v.conn == nil {
 		return nil
 	}
