@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -67,6 +68,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil || cacheMB < 1 {
 		return fmt.Errorf("--cache-mb %q: want a whole number of at least 1", *v["cache-mb"])
 	}
+	limitGoMemory(cacheMB)
 	diskMB, err := strconv.ParseInt(*v["cache-disk-mb"], 10, 64)
 	if err != nil || diskMB < 0 {
 		return fmt.Errorf("--cache-disk-mb %q: want a whole number, 0 for none", *v["cache-disk-mb"])
@@ -200,4 +202,21 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 	go func() { _ = hs.Serve(ln) }()
 	logger.Info("profiling handlers listening", "addr", ln.Addr().String())
 	return func() { _ = hs.Close() }, nil
+}
+
+// goHeadroomMB is the Go memory a server needs besides its response cache: answers being
+// computed (a day's events at full scale is a few megabytes, decoded first), connections'
+// buffers, the rate limiter's windows.
+const goHeadroomMB = 96
+
+// limitGoMemory gives the Go runtime a soft memory limit of the response cache's budget plus
+// headroom, unless GOMEMLIMIT sets one. Without it the collector lets the heap grow to twice
+// what is live before it runs, and under a stream of large answers that doubled the
+// server's resident memory for garbage. The limit is soft: the collector runs sooner as it
+// nears, it never fails an allocation.
+func limitGoMemory(cacheMB int) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return
+	}
+	debug.SetMemoryLimit(int64(cacheMB+goHeadroomMB) << 20)
 }
