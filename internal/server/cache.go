@@ -386,6 +386,16 @@ func (c *responseCache) Close() error {
 // clients that accept it. body is the entry's body when the caller has it in memory. It
 // returns false, having written nothing, when the entry's file is gone.
 func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry, body []byte) bool {
+	h := w.Header()
+	// Canonical keys assigned directly: Header.Set canonicalises on every call.
+	h["Content-Type"] = jsonType
+	h["Etag"] = []string{e.etag}
+	h["Cache-Control"] = noCache
+	h["Vary"] = varyEncoding
+	if etagMatches(r.Header.Get("If-None-Match"), e.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	}
 	if body == nil {
 		body = e.body
 	}
@@ -398,20 +408,11 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	if body == nil && e.file != "" && gz == nil && r.Method != http.MethodHead {
 		f, err := os.Open(e.file)
 		if err != nil {
+			delete(h, "Etag") // the caller computes the answer afresh
 			return false
 		}
 		defer f.Close()
 		file = f
-	}
-	h := w.Header()
-	// Canonical keys assigned directly: Header.Set canonicalises on every call.
-	h["Content-Type"] = jsonType
-	h["Etag"] = []string{e.etag}
-	h["Cache-Control"] = noCache
-	h["Vary"] = varyEncoding
-	if etagMatches(r.Header.Get("If-None-Match"), e.etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return true
 	}
 	n := e.size
 	if gz != nil {
