@@ -224,7 +224,11 @@ func (b *bodyReader) readNDJSON() error {
 	if err := b.r.skipBOM(); err != nil {
 		return err
 	}
-	line := 1
+	return b.readLines(1)
+}
+
+// readLines reads NDJSON from the start of the given line.
+func (b *bodyReader) readLines(line int) error {
 	for {
 		c, ok, err := b.r.next()
 		if err != nil {

@@ -29,9 +29,10 @@ type builder struct {
 // shape is a list of field names, the kind it shows (nil: none) and each field's position
 // in that kind (fieldComputed, fieldUnknown, or an index into Values).
 type shape struct {
-	names []string
-	kind  *record.Kind
-	pos   []int
+	names   []string
+	kind    *record.Kind
+	pos     []int
+	unknown bool // some field is fieldUnknown
 }
 
 const (
@@ -93,6 +94,7 @@ func newShape(fields []fieldValue) *shape {
 		default:
 			s.pos[i] = s.kind.Pos(f.name)
 		}
+		s.unknown = s.unknown || s.pos[i] == fieldUnknown
 	}
 	return s
 }
@@ -106,13 +108,14 @@ func (b *builder) build(p *objectParser) (record.Record, error) {
 	}
 	r := k.NewRecord()
 	text := p.text()
+	ascii := isASCII(text) // then every value is valid UTF-8 as it is
 	for i, f := range p.fields {
 		switch pos := s.pos[i]; {
-		case pos == fieldComputed:
-		case pos == fieldUnknown:
-			b.noteUnknown(k, f.name)
+		case pos == fieldComputed, pos == fieldUnknown:
 		case f.null:
 			r.Values[pos] = record.Null
+		case ascii:
+			r.Values[pos] = record.Str(text[f.start:f.end])
 		default:
 			r.Values[pos] = record.Str(fixUTF8(text[f.start:f.end]))
 		}
@@ -128,6 +131,15 @@ func (b *builder) build(p *objectParser) (record.Record, error) {
 		}
 		return record.Record{}, err
 	}
+	// Counted for records that are built only: the parsers of an NDJSON file (see readLines)
+	// leave one they cannot build to be read again.
+	if s.unknown {
+		for i, f := range p.fields {
+			if s.pos[i] == fieldUnknown {
+				b.noteUnknown(unknownField{k, f.name}, 1)
+			}
+		}
+	}
 	return r, nil
 }
 
@@ -137,12 +149,12 @@ const (
 	maxUnknown = 256
 )
 
-func (b *builder) noteUnknown(k *record.Kind, field string) {
-	uf := unknownField{k, field}
+// noteUnknown counts n values of a field the kind does not have.
+func (b *builder) noteUnknown(uf unknownField, n int) {
 	if _, seen := b.unknown[uf]; !seen && len(b.unknown) >= maxUnknown {
 		uf.field = "(more fields)"
 	}
-	b.unknown[uf]++
+	b.unknown[uf] += n
 }
 
 // fieldList names the fields of a parsed object, shortened for a message.

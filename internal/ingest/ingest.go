@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
@@ -88,7 +89,11 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 	}
 	urls := newURLIndex()
 	imp := newImporter(&sum, prog)
-	err = st.Write(ctx, func(tx store.Tx) error {
+	write := st.Write
+	if l, ok := st.(loader); ok {
+		write = l.Load
+	}
+	err = write(ctx, func(tx store.Tx) error {
 		// Each attempt starts from nothing, should a store run fn again to retry.
 		sum = newSummary()
 		imp.b = newBuilder()
@@ -117,6 +122,11 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 		return sum, fmt.Errorf("import: %w", err)
 	}
 	return sum, nil
+}
+
+// loader is a store with a faster way to run one large transaction (sqlite.Store.Load).
+type loader interface {
+	Load(ctx context.Context, fn func(store.Tx) error) error
 }
 
 // collectFiles expands folders into the files below them with a known extension, in
@@ -156,10 +166,13 @@ type importer struct {
 	b    *builder
 	obj  *objectParser
 	r    *reader
+	// lps parse the chunks of NDJSON files (see readLines), chunk bytes at a time.
+	lps   []*lineParser
+	chunk int
 }
 
 func newImporter(sum *Summary, prog *progress) *importer {
-	return &importer{sum: sum, prog: prog, b: newBuilder(), obj: newObjectParser(), r: newReader()}
+	return &importer{sum: sum, prog: prog, b: newBuilder(), obj: newObjectParser(), r: newReader(), chunk: chunkSize}
 }
 
 func (imp *importer) file(ctx context.Context, tx store.Tx, path, sourceURL string) error {
@@ -180,25 +193,31 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	}
 	imp.b.fills = fills
 	imp.sum.Files++
-	onRecord := func(p *objectParser, where func() string) error {
-		r, err := imp.b.build(p)
-		if err != nil {
-			return &FileError{Path: name, Where: where(), Err: err}
-		}
+	keep := func(r record.Record) error {
 		if err := tx.Upsert(ctx, r); err != nil {
-			return &FileError{Path: name, Where: where(), Err: fmt.Errorf("store %s: %w", r.Kind.Name, err)}
+			return fmt.Errorf("store %s: %w", r.Kind.Name, err)
 		}
 		imp.sum.Records++
 		imp.sum.ByKind[r.Kind.Name]++
 		imp.prog.tick(imp.sum.Records, imp.sum.Files)
 		return nil
 	}
+	onRecord := func(p *objectParser, where func() string) error {
+		r, err := imp.b.build(p)
+		if err == nil {
+			err = keep(r)
+		}
+		if err != nil {
+			return &FileError{Path: name, Where: where(), Err: err}
+		}
+		return nil
+	}
 	isRecord := func(p *objectParser) bool { return imp.b.detect(p).kind != nil }
-	imp.r.reset(src)
 	br := newBodyReader(imp.r, imp.obj, isRecord, onRecord)
 	if isNDJSON(name) {
-		err = br.readNDJSON()
+		err = imp.readLines(src, fills, br, keep)
 	} else {
+		imp.r.reset(src)
 		err = br.readJSON()
 	}
 	for _, m := range br.messages {

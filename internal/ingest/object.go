@@ -140,6 +140,23 @@ func (p *objectParser) text() string {
 	return string(p.arena)
 }
 
+// isASCII says whether s is all ASCII, eight bytes at a time.
+func isASCII(s string) bool {
+	for ; len(s) >= 8; s = s[8:] {
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if x&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // fixUTF8 replaces invalid UTF-8 in s, so that stored text is valid and exports of it are
 // byte-identical from one round trip to the next.
 func fixUTF8(s string) string {

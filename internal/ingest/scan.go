@@ -1,11 +1,11 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -219,53 +219,50 @@ func valueType(c byte) string {
 func appendString(dst, b []byte, i int) ([]byte, int, error) {
 	i++
 	for {
-		// Find the closing quote with the fast byte search, then copy the span up to it,
-		// decoding escapes. Only an escaped quote sends the search on.
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return dst, len(b), errShort
+		j := i + plainLen(b[i:])
+		if j == len(b) {
+			return dst, j, errShort
 		}
-		end := i + q
-		for i < end {
-			k := bytes.IndexByte(b[i:end], '\\')
-			if k < 0 {
-				k = end - i
-			}
-			if c := indexControl(b[i : i+k]); c >= 0 {
-				return dst, i + c, bad(i+c, "control character %#02x inside a string", b[i+c])
-			}
-			dst = append(dst, b[i:i+k]...)
-			if i += k; i == end {
-				break
-			}
+		dst = append(dst, b[i:j]...)
+		switch c := b[j]; c {
+		case '"':
+			return dst, j + 1, nil
+		case '\\':
 			var err error
-			if dst, i, err = appendEscape(dst, b, i); err != nil {
+			if dst, i, err = appendEscape(dst, b, j); err != nil {
 				return dst, i, err
 			}
-		}
-		if i == end {
-			return dst, end + 1, nil
+		default:
+			return dst, j, bad(j, "control character %#02x inside a string", c)
 		}
 	}
 }
 
-// indexControl returns the index of the first byte below 0x20 in s, or -1. It tests eight
-// bytes at a time: (x - 0x20…) & ^x & 0x80… is non-zero exactly when a byte of x is < 0x20.
-func indexControl(s []byte) int {
-	const lo, hi = 0x2020202020202020, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		if (x-lo)&^x&hi != 0 {
-			break
+// plainLen returns how many bytes at the start of s a string holds as they are: all but
+// '"', '\\' and the control characters. It looks at eight bytes at a time: (x - 0x20…) &^ x
+// marks the bytes of x below 0x20 in their top bit, and so does (y - 0x01…) &^ y for the
+// zero bytes of y = x XOR '"'… (the quotes) and of x XOR '\\'…; only the lowest mark of a
+// word is exact, and only it is used.
+func plainLen(s []byte) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	n := 0
+	for ; len(s) >= 8; s = s[8:] {
+		x := binary.LittleEndian.Uint64(s)
+		q, bs := x^('"'*ones), x^('\\'*ones)
+		if m := ((x - 0x20*ones) &^ x) | ((q - ones) &^ q) | ((bs - ones) &^ bs); m&high != 0 {
+			return n + bits.TrailingZeros64(m&high)/8
+		}
+		n += 8
+	}
+	for i, c := range s {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return n + i
 		}
 	}
-	for ; i < len(s); i++ {
-		if s[i] < 0x20 {
-			return i
-		}
-	}
-	return -1
+	return n + len(s)
 }
 
 // appendEscape decodes the escape sequence at b[i] (a '\\').

@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -14,23 +15,46 @@ import (
 
 // EncodeDoc returns the stored form of a record.
 func EncodeDoc(r Record) []byte {
-	b := make([]byte, 0, 64+16*len(r.Values))
+	keys := docKeys[r.Kind]
+	// Sized for the common case of nothing to escape, so the doc is allocated once.
+	n := 2
+	for i, v := range r.Values {
+		if v.Valid {
+			n += len(r.Kind.Fields[i]) + len(v.S) + 6
+		}
+	}
+	b := make([]byte, 0, n+n/16)
 	b = append(b, '{')
-	first := true
 	for i, v := range r.Values {
 		if !v.Valid {
 			continue
 		}
-		if !first {
+		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		first = false
-		b = AppendString(b, r.Kind.Fields[i])
-		b = append(b, ':')
+		if keys != nil {
+			b = append(b, keys[i]...)
+		} else {
+			b = append(AppendString(b, r.Kind.Fields[i]), ':')
+		}
 		b = AppendString(b, v.S)
 	}
 	return append(b, '}')
 }
+
+// docKeys holds each field's key as a doc writes it ("name":) for every kind of Kinds, so
+// that a key costs a doc one copy.
+var docKeys = func() map[*Kind][]string {
+	m := map[*Kind][]string{}
+	for _, k := range Kinds {
+		keys := make([]string, len(k.Fields))
+		for i, f := range k.Fields {
+			keys[i] = string(append(AppendString(nil, f), ':'))
+		}
+		m[k] = keys
+	}
+	return m
+}()
 
 // DecodeDoc reads the stored form of a record. Fields the kind no longer has are dropped.
 func DecodeDoc(k *Kind, doc []byte) (Record, error) {
@@ -103,11 +127,10 @@ func AppendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '/' {
-				i++
-				continue
-			}
+		switch {
+		case c < utf8.RuneSelf && !needsEscape(c):
+			i += plainPrefix(s[i:])
+		case c < utf8.RuneSelf:
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\', '/':
@@ -123,20 +146,48 @@ func AppendString(b []byte, s string) []byte {
 			}
 			i++
 			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, `\ufffd`...)
+				start = i + size
+			}
 			i += size
-			start = i
-			continue
 		}
-		i += size
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+func needsEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c == '/' }
+
+// plainPrefix returns how many bytes at the start of s are ASCII that needs no escaping,
+// looking at eight bytes at a time. In each word it marks the bytes below 0x20 (x - 0x20…
+// borrows into their top bit, which x itself lacks), the bytes equal to '"', '\\' or '/'
+// (those whose XOR with it is zero), and the bytes of 0x80 and above; the lowest mark is
+// exact, which is all that is needed.
+func plainPrefix(s string) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	zero := func(x uint64) uint64 { return (x - ones) &^ x }
+	n := 0
+	for ; len(s) >= 8; s = s[8:] {
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if m := ((x-0x20*ones)&^x | zero(x^('"'*ones)) | zero(x^('\\'*ones)) | zero(x^('/'*ones)) | x) & high; m != 0 {
+			return n + bits.TrailingZeros64(m)/8
+		}
+		n += 8
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || needsEscape(c) {
+			return n + i
+		}
+	}
+	return n + len(s)
 }
 
 var errSyntax = errors.New("invalid JSON")

@@ -68,11 +68,11 @@ type responseCache struct {
 	stale time.Duration
 	// refreshSlots holds a token for each background refresh running.
 	refreshSlots chan struct{}
-	budget   int
-	mu       sync.Mutex
-	used     int
-	entries  map[string]*cacheEntry
-	lru      *list.List // entries whose body is in memory
+	budget       int
+	mu           sync.Mutex
+	used         int
+	entries      map[string]*cacheEntry
+	lru          *list.List // entries whose body is in memory
 	// spill is nil when large answers are not kept in files; spilled is their LRU.
 	spill     *spillDir
 	spilled   *list.List

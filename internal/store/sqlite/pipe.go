@@ -11,8 +11,9 @@ import (
 
 // pipe runs the inserts of a transaction on a goroutine of their own, so that SQLite writes
 // one batch while the caller reads and encodes the next: an import then uses two cores.
-// Every other statement of the transaction first waits for the queued inserts (sync), so
-// the statements still run in the order the transaction issued them.
+// Every other statement of the transaction that could meet queued rows first waits for the
+// inserts (sync), so it runs as if in the order the transaction issued them; only the look
+// at a kind's table before its first rows are sent goes ahead (see state).
 type pipe struct {
 	jobs chan insertJob
 	done chan struct{} // closed when the goroutine has ended
@@ -27,7 +28,9 @@ var errStopped = errors.New("transaction has ended")
 type insertJob struct {
 	ctx  context.Context
 	kind *record.Kind
-	rows []sqlstore.Row
+	// args are the rows' values in the order of sqlstore.InsertColumns, row after row. The
+	// caller boxes them, so that the insert goroutine, the slower side, only runs statements.
+	args []any
 }
 
 // send queues rows for insertion, starting the goroutine on first use. It returns the error
@@ -40,13 +43,21 @@ func (t *tx) send(ctx context.Context, k *record.Kind, rows []sqlstore.Row) erro
 		return nil
 	}
 	if t.pipe.jobs == nil {
-		// One job waits while one runs: enough to keep both sides busy, little memory.
-		t.pipe.jobs = make(chan insertJob, 1)
+		// Jobs queue while one runs, so that the caller gets on with its next records during
+		// a stretch of records that are slow to insert (a kind with many indexes).
+		t.pipe.jobs = make(chan insertJob, 16)
 		t.pipe.done = make(chan struct{})
 		go t.runInserts()
 	}
 	t.pipe.wg.Add(1)
-	t.pipe.jobs <- insertJob{ctx: ctx, kind: k, rows: rows}
+	args := make([]any, 0, len(rows)*(2+len(k.Indexed)))
+	for _, row := range rows {
+		args = append(args, row.ID, row.Doc)
+		for _, v := range row.Index {
+			args = append(args, v)
+		}
+	}
+	t.pipe.jobs <- insertJob{ctx: ctx, kind: k, args: args}
 	return nil
 }
 
@@ -54,7 +65,7 @@ func (t *tx) runInserts() {
 	defer close(t.pipe.done)
 	for j := range t.pipe.jobs {
 		if t.pipe.failed() == nil {
-			if err := t.insert(j.ctx, j.kind, j.rows); err != nil {
+			if err := t.insert(j.ctx, j.kind, j.args); err != nil {
 				t.pipe.mu.Lock()
 				t.pipe.err = err
 				t.pipe.mu.Unlock()

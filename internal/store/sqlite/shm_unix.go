@@ -54,4 +54,3 @@ func (m *shmMap) header() (h walHeader, ok bool) {
 	const isInitByte = 12 // isInit, the first byte of the fourth word
 	return h, [12]uint32(h[:12]) == [12]uint32(h[12:]) && m.mem[isInitByte] == 1
 }
-

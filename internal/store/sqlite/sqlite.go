@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -48,9 +49,11 @@ const (
 
 // Store is a sportsdb database in one SQLite file.
 type Store struct {
-	read    *sql.DB
-	write   *sql.DB
-	version *versionReader
+	read      *sql.DB
+	readConns int // the read pool's size
+	write     *sql.DB
+	version   *versionReader
+	loading   sync.Mutex // held by Load, which changes the journal mode
 }
 
 var _ store.Store = (*Store)(nil)
@@ -88,7 +91,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, write: write, version: &versionReader{db: read}}
+	s := &Store{read: read, readConns: n, write: write, version: &versionReader{db: read}}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)

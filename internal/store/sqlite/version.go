@@ -149,3 +149,14 @@ func (v *versionReader) close() error {
 	}
 	return nil
 }
+
+// unmap closes the version reader's connection and drops its map of the -shm file, which
+// leaving WAL mode deletes (Load): the next DataVersion maps the file that WAL mode creates
+// again. The old map stays, as in close.
+func (v *versionReader) unmap() error {
+	err := v.close()
+	v.mu.Lock()
+	v.shm = nil
+	v.mu.Unlock()
+	return err
+}

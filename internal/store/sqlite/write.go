@@ -17,7 +17,7 @@ const (
 	batchSize = 1000
 	// rowsPerInsert rows go in one INSERT: fewer statement executions, the largest cost of
 	// a bulk import after the b-trees themselves.
-	rowsPerInsert = 32
+	rowsPerInsert = 128
 	// idsPerRead ids go in one read of stored docs.
 	idsPerRead = 128
 )
@@ -31,7 +31,7 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: write: begin: %w", mapErr(err))
 	}
-	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{},
+	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{},
 		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{}}
 	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
 	defer sqlTx.Rollback()
@@ -67,6 +67,8 @@ type tx struct {
 	kinds map[*record.Kind]*kindState
 	seed  maphash.Seed
 	pipe  pipe
+	// inserts are the insert goroutine's statements; stmts are the others.
+	inserts map[insertKey]*sql.Stmt
 	// ftsRows counts the rows written per kind with a trigram index (see optimizeFTS).
 	ftsRows map[*record.Kind]int
 }
@@ -167,28 +169,45 @@ func readDocs(ctx context.Context, st *sql.Stmt, args []any, into map[string]str
 	return mapErr(rows.Err())
 }
 
-// insert writes rows, rowsPerInsert to a statement; a replaced or merged record keeps its
-// place in insertion order.
-func (t *tx) insert(ctx context.Context, k *record.Kind, rows []sqlstore.Row) error {
-	for len(rows) > 0 {
+// insert writes rows (see insertJob), rowsPerInsert to a statement and the rest in
+// statements of halving sizes (a few prepared statements per kind); a replaced or merged
+// record keeps its place in insertion order.
+func (t *tx) insert(ctx context.Context, k *record.Kind, args []any) error {
+	cols := 2 + len(k.Indexed)
+	for len(args) > 0 {
 		n := rowsPerInsert
-		if len(rows) < n {
-			n = 1
+		for n*cols > len(args) {
+			n /= 2
 		}
-		st, err := t.stmt(ctx, insertSQL(k, n))
+		st, err := t.insertStmt(ctx, k, n)
 		if err != nil {
 			return err
 		}
-		args := make([]any, 0, n*(2+len(k.Indexed)))
-		for _, row := range rows[:n] {
-			args = append(args, row.Args()...)
+		if _, err := st.ExecContext(ctx, args[:n*cols]...); err != nil {
+			return fmt.Errorf("write %s %q: %w", k.Name, args[0], mapErr(err))
 		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("write %s %q: %w", k.Name, rows[0].ID, mapErr(err))
-		}
-		rows = rows[n:]
+		args = args[n*cols:]
 	}
 	return nil
+}
+
+// insertKey names a prepared insert: of how many rows of which kind.
+type insertKey struct {
+	kind *record.Kind
+	rows int
+}
+
+func (t *tx) insertStmt(ctx context.Context, k *record.Kind, n int) (*sql.Stmt, error) {
+	key := insertKey{k, n}
+	if st, ok := t.inserts[key]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(ctx, insertSQL(k, n))
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", mapErr(err))
+	}
+	t.inserts[key] = st
+	return st, nil
 }
 
 func insertSQL(k *record.Kind, n int) string {
