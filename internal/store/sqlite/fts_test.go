@@ -85,21 +85,7 @@ func explain(t *testing.T, s *Store, d sqlstore.Dialect, q store.Query) []string
 			t.Fatal(err)
 		}
 	}
-	rows, err := s.read.Query("EXPLAIN QUERY PLAN "+query, args...)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, query)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	return plan
+	return queryPlan(t, s, query, args)
 }
 
 // The index path and the plain scan must answer alike, on every searched kind and column.
