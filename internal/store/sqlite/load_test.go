@@ -34,15 +34,11 @@ func dataVersion(t *testing.T, s *Store) int64 {
 func TestLoadIntoEmptyDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "load.db")
 	ctx := context.Background()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openAt(t, path)
 	before := dataVersion(t, s)
 
 	boom := errors.New("boom")
-	err = s.Load(ctx, func(tx store.Tx) error {
+	err := s.Load(ctx, func(tx store.Tx) error {
 		if err := upsertTeams(ctx, tx, 0, 2*batchSize, "1"); err != nil {
 			return err
 		}
@@ -88,11 +84,7 @@ func TestLoadIntoEmptyDatabase(t *testing.T) {
 	if written <= loaded {
 		t.Fatalf("data version %d after a write, was %d", written, loaded)
 	}
-	other, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := openAt(t, path)
 	if err := other.Write(ctx, func(tx store.Tx) error { return upsertTeams(ctx, tx, 9001, 9002, "2") }); err != nil {
 		t.Fatal(err)
 	}
@@ -106,18 +98,10 @@ func TestLoadIntoEmptyDatabase(t *testing.T) {
 func TestLoadElsewhereIsWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "load.db")
 	ctx := context.Background()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	reader, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
+	s := openAt(t, path)
+	reader := openAt(t, path)
 
-	err = s.Load(ctx, func(tx store.Tx) error {
+	err := s.Load(ctx, func(tx store.Tx) error {
 		if err := upsertTeams(ctx, tx, 0, batchSize, "1"); err != nil {
 			return err
 		}

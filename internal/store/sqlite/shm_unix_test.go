@@ -15,16 +15,8 @@ import (
 func TestDataVersionFromSharedMemoryFollowsCommits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shared.db")
 	ctx := context.Background()
-	a, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openAt(t, path)
+	b := openAt(t, path)
 	prev, err := a.DataVersion(ctx)
 	if err != nil {
 		t.Fatal(err)

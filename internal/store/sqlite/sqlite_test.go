@@ -18,7 +18,13 @@ import (
 
 func openTemp(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	return openAt(t, filepath.Join(t.TempDir(), "test.db"))
+}
+
+// openAt opens the store at path, closed when the test ends.
+func openAt(t testing.TB, path string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,16 +167,8 @@ func TestUpsertMergesAcrossBatches(t *testing.T) {
 func TestDataVersionSeesOtherStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shared.db")
 	ctx := context.Background()
-	a, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openAt(t, path)
+	b := openAt(t, path)
 	version := func(s *Store) int64 {
 		t.Helper()
 		v, err := s.DataVersion(ctx)
