@@ -139,34 +139,24 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		respond.Error(w, r, err)
 		return
 	}
+	var f *flight
 	if len(key) <= maxCacheKey {
 		if e, refresh := c.get(key, version); e != nil {
-			c.hits()
 			if refresh {
 				c.startRefresh(r, t, e, version, next)
 			}
 			if c.write(w, r, e, nil) {
+				c.hits()
 				return
 			}
 			// Its file is gone (evicted a moment ago): compute the answer afresh.
 		}
-	}
-	var f *flight
-	if len(key) <= maxCacheKey {
 		var leader bool
 		if f, leader = c.join(key, version); !leader {
-			select {
-			case <-f.done:
-			case <-r.Context().Done():
-				respond.Error(w, r, r.Context().Err())
+			if c.await(w, r, f) {
 				return
 			}
-			if f.entry != nil && c.write(w, r, f.entry, nil) {
-				c.hits()
-				return
-			}
-			// The first request's answer was not a 200: compute our own.
-			f = nil
+			f = nil // compute our own
 		} else {
 			defer func() { // also when next panics, so no waiter is left behind
 				if f != nil {
@@ -211,6 +201,22 @@ func (c *responseCache) join(key string, version int64) (*flight, bool) {
 	f := &flight{version: version, done: make(chan struct{})}
 	c.flights[key] = f
 	return f, true
+}
+
+// await waits for a flight and sends its answer; false means the caller computes its own
+// (the flight's answer was not a 200, or its file is gone).
+func (c *responseCache) await(w http.ResponseWriter, r *http.Request, f *flight) bool {
+	select {
+	case <-f.done:
+	case <-r.Context().Done():
+		respond.Error(w, r, r.Context().Err())
+		return true
+	}
+	if f.entry != nil && c.write(w, r, f.entry, nil) {
+		c.hits()
+		return true
+	}
+	return false
 }
 
 // land ends a flight: its waiters get f.entry, nil if the answer was not a 200.

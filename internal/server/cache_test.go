@@ -12,23 +12,30 @@ import (
 	"sportsdb/internal/store"
 )
 
-// An expired clock-dependent answer is served while one background recomputation runs; the
-// next request gets the new answer; an entry past the stale limit is recomputed inline.
-func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
-	c.ttl, c.stale = 50*time.Millisecond, 50*time.Millisecond
-	var computed atomic.Int64
+// clockCache is a cache in front of a clock-dependent answer that says how many times it was
+// computed; get asks for it.
+func clockCache() (c *responseCache, get func() string, computed *atomic.Int64) {
+	c = newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	computed = new(atomic.Int64)
 	next := func(w http.ResponseWriter, r *http.Request) {
 		n := computed.Add(1)
 		w.Write([]byte(`{"events":"answer ` + strconv.FormatInt(n, 10) + `"}`))
 	}
 	tg, _ := parseTarget("/api/v1/json/k/eventsnext.php")
-	get := func() string {
+	get = func() string {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsnext.php?id=1", nil)
 		rec := httptest.NewRecorder()
 		c.serve(rec, req, tg, store.Premium, next)
 		return rec.Body.String()
 	}
+	return c, get, computed
+}
+
+// An expired clock-dependent answer is served while one background recomputation runs; the
+// next request gets the new answer; an entry past the stale limit is recomputed inline.
+func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
+	c, get, computed := clockCache()
+	c.ttl, c.stale = 50*time.Millisecond, 50*time.Millisecond
 	if got := get(); got != `{"events":"answer 1"}` {
 		t.Fatalf("first: %s", got)
 	}
@@ -130,21 +137,9 @@ func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
 // With every refresh slot taken, an expired answer is still served and its refresh waits for
 // a later request.
 func TestCacheRefreshesWaitForAFreeSlot(t *testing.T) {
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	c, get, computed := clockCache()
 	c.ttl = 20 * time.Millisecond
 	c.refreshSlots = make(chan struct{}, 1)
-	var computed atomic.Int64
-	next := func(w http.ResponseWriter, r *http.Request) {
-		n := computed.Add(1)
-		w.Write([]byte(`{"events":"answer ` + strconv.FormatInt(n, 10) + `"}`))
-	}
-	tg, _ := parseTarget("/api/v1/json/k/eventsnext.php")
-	get := func() string {
-		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsnext.php?id=1", nil)
-		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
-		return rec.Body.String()
-	}
 	get()
 	time.Sleep(30 * time.Millisecond)
 	c.refreshSlots <- struct{}{} // the only slot is busy
