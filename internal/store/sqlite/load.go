@@ -70,8 +70,6 @@ func (s *Store) writeJournaled(ctx context.Context, fn func(store.Tx) error) err
 	if err := s.exec(ctx, `PRAGMA synchronous = FULL`); err != nil {
 		return fmt.Errorf("sqlite: load: %w", err)
 	}
-	stop := s.syncAhead(ctx)
-	defer stop()
 	return s.Write(ctx, fn)
 }
 
