@@ -231,7 +231,7 @@ EOF
 }
 
 cache_counts() {
-	curl -s "http://$SPORTSDB_ADDR/metrics" | awk '/^sportsdb_response_cache_total\{result="hit"\}/{h=$2} /^sportsdb_response_cache_total\{result="miss"\}/{m=$2} END{printf "%d %d\n", h, m}'
+	curl -s "http://$SPORTSDB_ADDR/metrics" | awk '/^sportsdb_response_cache_total\{result="hit"\}/{h=$2} /^sportsdb_response_cache_total\{result="miss"\}/{m=$2} /^sportsdb_response_cache_total\{result="refresh"\}/{f=$2} END{printf "%d %d %d\n", h, m, f}'
 }
 
 # drive WORKLOAD SERVER ADDR LIST [RATE]: one run, appended to the results; prints its req/s.
@@ -243,11 +243,11 @@ drive() {
 	echo "$line" >>"$RESULTS"
 	if [[ $server == sportsdb ]]; then
 		after=$(cache_counts)
-		read -r h0 m0 <<<"$before"
-		read -r h1 m1 <<<"$after"
-		local hits=$((h1 - h0)) misses=$((m1 - m0)) label=$workload
+		read -r h0 m0 f0 <<<"$before"
+		read -r h1 m1 f1 <<<"$after"
+		local hits=$((h1 - h0)) misses=$((m1 - m0)) refreshes=$((f1 - f0)) label=$workload
 		[[ $rate != 0 ]] && label="$workload @ $rate/s"
-		metric "response cache hit ratio, $label" "$(awk -v h=$hits -v m=$misses 'BEGIN{printf "%.3f", (h+m)?h/(h+m):0}')" "" "$hits hits, $misses misses"
+		metric "response cache hit ratio, $label" "$(awk -v h=$hits -v m=$misses 'BEGIN{printf "%.3f", (h+m)?h/(h+m):0}')" "" "$hits hits, $misses misses, $refreshes background refreshes"
 	fi
 	local rps
 	rps=$(grep -o '"rps":[0-9.]*' <<<"$line" | cut -d: -f2)

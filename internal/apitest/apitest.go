@@ -45,6 +45,9 @@ type Options struct {
 	Demo bool
 	// Now pins the clock; zero means FixtureNow.
 	Now time.Time
+	// Clock, if set, is the server's clock instead of one pinned at Now (a clock.Manual, to
+	// move time in a test); the data is generated at its time.
+	Clock clock.Clock
 	// CapsFile overrides caps as an operator's caps file would.
 	CapsFile string
 	// Limiter counts requests; nil admits every request, so API tests are not shaped by limits.
@@ -75,7 +78,10 @@ func New(t testing.TB, opts Options) *Env {
 	if now.IsZero() {
 		now = FixtureNow
 	}
-	clk := clock.Fixed(now)
+	var clk clock.Clock = clock.Fixed(now)
+	if opts.Clock != nil {
+		clk, now = opts.Clock, opts.Clock.Now()
+	}
 	st := openStore(t)
 	if err := auth.EnsurePublished(ctx, st); err != nil {
 		t.Fatalf("published keys: %v", err)

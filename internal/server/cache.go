@@ -17,20 +17,24 @@ import (
 	"time"
 
 	"sportsdb/internal/api/respond"
+	"sportsdb/internal/clock"
 	"sportsdb/internal/store"
 )
 
 // The response cache keeps whole answers, keyed by what an answer depends on: the request
 // (less the key), the tier class, and the store's data version, so it never serves data older
-// than the last import. Answers that depend on the clock (next and previous events, live
-// scores, TV listings from today) are refreshed after cacheTTL: the first request after that
-// starts one recomputation in the background and is answered from the entry meanwhile, so
-// entries made together do not all miss together. At most refreshSlots recomputations run at
-// once, so that after an idle spell the stale entries are brought up to date a few at a time
-// rather than all at once in front of the requests; an entry staleLimit past its expiry is
-// not served. The data itself is never stale: a new data version misses. The others stay until the data changes. Memory is bounded by a byte budget
-// with LRU eviction. Large answers go to files of a spill directory (spill.go), bounded by a
-// disk budget with an LRU of their own, and are sent from there with sendfile.
+// than the last import. An answer that read the clock (next and previous events, TV listings
+// from today on) declared, while it was computed, the instant from which it may differ
+// (clock.Watch): the first of the next events starting, the next event of the selection
+// starting, midnight. It is refreshed from then on: the first request after that starts one
+// recomputation in the background and is answered from the entry meanwhile, so a popular
+// answer is not recomputed in front of its requests. At most refreshSlots recomputations run
+// at once, so that after an idle spell the expired entries are brought up to date a few at a
+// time rather than all at once; an entry staleLimit past its expiry is not served. An answer
+// that read the clock without declaring how long it stands expires after cacheTTL. Memory is
+// bounded by a byte budget with LRU eviction. Large answers go to files of a spill directory
+// (spill.go), bounded by a disk budget with an LRU of their own, and are sent from there
+// with sendfile.
 
 const (
 	defaultCacheBytes = 64 << 20
@@ -47,7 +51,7 @@ const (
 type cacheEntry struct {
 	key     string
 	version int64
-	expires time.Time // zero: until the data version changes
+	expires time.Time // by the data clock; zero: until the data version changes
 	// refreshing is set while one background recomputation of an expired entry runs.
 	refreshing bool
 	body       []byte // nil when the body is in file
@@ -63,7 +67,9 @@ type cacheEntry struct {
 
 type responseCache struct {
 	versions *versionGate
-	ttl      time.Duration
+	// now is the clock the answers are computed with, which their expiry is measured on.
+	now func() time.Time
+	ttl time.Duration
 	// stale is how long past its expiry an entry is still served while it is refreshed.
 	stale time.Duration
 	// refreshSlots holds a token for each background refresh running.
@@ -84,29 +90,17 @@ type responseCache struct {
 	flights map[string]*flight
 	hits    func()
 	misses  func()
+	// refreshes counts the background recomputations of expired answers.
+	refreshes func()
 }
 
 // newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
 // large answers.
 func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillDir) *responseCache {
-	return &responseCache{versions: newVersionGate(dataVersion), ttl: cacheTTL, stale: staleLimit,
+	return &responseCache{versions: newVersionGate(dataVersion), now: time.Now, ttl: cacheTTL, stale: staleLimit,
 		refreshSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), budget: budget,
 		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
-		hits: func() {}, misses: func() {}, warn: func(string, error) {}}
-}
-
-// clockFiles and clockGroups answer relative to now: next and previous events, live scores,
-// TV listings from today on.
-var (
-	clockFiles  = map[string]bool{"eventsnext.php": true, "eventslast.php": true, "eventsnextleague.php": true, "eventspastleague.php": true, "livescore.php": true, "eventstv.php": true}
-	clockGroups = map[string]bool{"schedule": true, "filter": true, "livescore": true}
-)
-
-func clockDependent(t target) bool {
-	if t.version == "v1" {
-		return clockFiles[t.file]
-	}
-	return len(t.segments) > 0 && clockGroups[t.segments[0]]
+		hits: func() {}, misses: func() {}, refreshes: func() {}, warn: func(string, error) {}}
 }
 
 func cacheKey(r *http.Request, t target, tier store.Tier) string {
@@ -143,7 +137,7 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 	if len(key) <= maxCacheKey {
 		if e, refresh := c.get(key, version); e != nil {
 			if refresh {
-				c.startRefresh(r, t, e, version, next)
+				c.startRefresh(r, e, version, next)
 			}
 			if c.write(w, r, e, nil) {
 				c.hits()
@@ -166,7 +160,7 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		}
 	}
 	c.misses()
-	e, buf := c.compute(r, t, key, version, next)
+	e, buf := c.compute(r, key, version, next)
 	body := buf.body.Bytes()
 	if f != nil {
 		f.entry = e
@@ -231,9 +225,10 @@ func (c *responseCache) land(key string, f *flight) {
 
 // compute runs the API and keeps a successful answer. A nil entry means the answer was not
 // a 200; buf holds it.
-func (c *responseCache) compute(r *http.Request, t target, key string, version int64, next http.HandlerFunc) (*cacheEntry, *bufferWriter) {
+func (c *responseCache) compute(r *http.Request, key string, version int64, next http.HandlerFunc) (*cacheEntry, *bufferWriter) {
 	buf := &bufferWriter{header: http.Header{}}
-	next(buf, r)
+	ctx, watch := clock.Watching(r.Context())
+	next(buf, r.WithContext(ctx))
 	if buf.status == 0 {
 		buf.status = http.StatusOK
 	}
@@ -241,8 +236,13 @@ func (c *responseCache) compute(r *http.Request, t target, key string, version i
 		return nil, buf
 	}
 	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), size: buf.body.Len(), status: buf.status}
-	if clockDependent(t) {
-		e.expires = time.Now().Add(c.ttl)
+	if until, bound, known := watch.Expiry(); bound {
+		switch {
+		case !known:
+			e.expires = c.now().Add(c.ttl)
+		case !until.IsZero():
+			e.expires = until
+		}
 	}
 	e.etag = etagOf(e.body)
 	if len(key) <= maxCacheKey {
@@ -253,12 +253,12 @@ func (c *responseCache) compute(r *http.Request, t target, key string, version i
 
 // startRefresh recomputes an expired entry in the background if a refresh slot is free;
 // otherwise a later request tries again.
-func (c *responseCache) startRefresh(r *http.Request, t target, e *cacheEntry, version int64, next http.HandlerFunc) {
+func (c *responseCache) startRefresh(r *http.Request, e *cacheEntry, version int64, next http.HandlerFunc) {
 	select {
 	case c.refreshSlots <- struct{}{}:
 		go func() {
 			defer func() { <-c.refreshSlots }()
-			c.refresh(r, t, e.key, version, next)
+			c.refresh(r, e.key, version, next)
 		}()
 	default:
 		c.mu.Lock()
@@ -269,10 +269,11 @@ func (c *responseCache) startRefresh(r *http.Request, t target, e *cacheEntry, v
 
 // refresh recomputes an expired entry, detached from the request that noticed it (which has
 // been answered), within refreshTimeout.
-func (c *responseCache) refresh(r *http.Request, t target, key string, version int64, next http.HandlerFunc) {
+func (c *responseCache) refresh(r *http.Request, key string, version int64, next http.HandlerFunc) {
+	c.refreshes()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), refreshTimeout)
 	defer cancel()
-	if e, _ := c.compute(r.WithContext(ctx), t, key, version, next); e == nil {
+	if e, _ := c.compute(r.WithContext(ctx), key, version, next); e == nil {
 		c.mu.Lock()
 		if old, ok := c.entries[key]; ok {
 			c.remove(old) // the recomputation failed: the next request computes afresh
@@ -295,12 +296,12 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 		return nil, false
 	}
 	if !e.expires.IsZero() {
-		now := time.Now()
-		if now.After(e.expires.Add(c.stale)) {
+		now := c.now()
+		if !now.Before(e.expires.Add(c.stale)) {
 			c.remove(e) // too old to serve while refreshing
 			return nil, false
 		}
-		if now.After(e.expires) && !e.refreshing {
+		if !now.Before(e.expires) && !e.refreshing {
 			e.refreshing, refresh = true, true
 		}
 	}

@@ -9,15 +9,24 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/clock"
 	"sportsdb/internal/store"
 )
 
-// clockCache is a cache in front of a clock-dependent answer that says how many times it was
-// computed; get asks for it.
+// clockCache is a cache in front of an answer that reads the clock without declaring how
+// long it stands, and says how many times it was computed; get asks for it.
 func clockCache() (c *responseCache, get func() string, computed *atomic.Int64) {
+	return watchedCache(func(context.Context) {})
+}
+
+// watchedCache is clockCache with the answer's declaration made by declare, after it read the
+// clock.
+func watchedCache(declare func(context.Context)) (c *responseCache, get func() string, computed *atomic.Int64) {
 	c = newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
 	computed = new(atomic.Int64)
 	next := func(w http.ResponseWriter, r *http.Request) {
+		clock.Read(r.Context(), clock.System{})
+		declare(r.Context())
 		n := computed.Add(1)
 		w.Write([]byte(`{"events":"answer ` + strconv.FormatInt(n, 10) + `"}`))
 	}
@@ -29,6 +38,18 @@ func clockCache() (c *responseCache, get func() string, computed *atomic.Int64) 
 		return rec.Body.String()
 	}
 	return c, get, computed
+}
+
+// waitComputed waits until an answer was computed n times, or fails with msg.
+func waitComputed(t *testing.T, computed *atomic.Int64, n int64, msg string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for computed.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // An expired clock-dependent answer is served while one background recomputation runs; the
@@ -46,13 +67,7 @@ func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
 	if got := get(); got != `{"events":"answer 1"}` {
 		t.Fatalf("expired: the old answer is served while refreshing, got %s", got)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for computed.Load() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("no background refresh")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitComputed(t, computed, 2, "no background refresh")
 	time.Sleep(5 * time.Millisecond)
 	if got := get(); got != `{"events":"answer 2"}` {
 		t.Fatalf("after the refresh: %s", got)
@@ -60,6 +75,53 @@ func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
 	time.Sleep(110 * time.Millisecond) // past the TTL and the stale limit
 	if got := get(); got != `{"events":"answer 3"}` {
 		t.Fatalf("too old to serve: want an inline recomputation, got %s", got)
+	}
+}
+
+// An answer that declared how long it stands is served from the cache until then, however
+// long that is, and refreshed from then on; the instant is read on the cache's clock.
+func TestCacheKeepsAnswersUntilTheirDeclaredInstant(t *testing.T) {
+	m := clock.NewManual(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC))
+	until := m.Now().Add(time.Hour)
+	c, get, computed := watchedCache(func(ctx context.Context) { clock.Until(ctx, until) })
+	c.now = m.Now
+	get()
+	m.Advance(time.Hour - time.Second)
+	if got := get(); got != `{"events":"answer 1"}` || computed.Load() != 1 {
+		t.Fatalf("a second before its instant: %s (computed %d times)", got, computed.Load())
+	}
+	m.Advance(time.Second)
+	if got := get(); got != `{"events":"answer 1"}` {
+		t.Fatalf("at its instant: the old answer is served while refreshing, got %s", got)
+	}
+	waitComputed(t, computed, 2, "no refresh at the declared instant")
+}
+
+// An answer that declared it stands while the data does not change, and one that never read
+// the clock, are not recomputed as time passes.
+func TestCacheKeepsClockFreeAnswers(t *testing.T) {
+	m := clock.NewManual(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC))
+	c, get, steady := watchedCache(func(ctx context.Context) { clock.Until(ctx, time.Time{}) })
+	c.now = m.Now
+	get()
+	m.Advance(30 * 24 * time.Hour)
+	if got := get(); got != `{"events":"answer 1"}` || steady.Load() != 1 {
+		t.Fatalf("declared steady, a month later: %s (computed %d times)", got, steady.Load())
+	}
+	c = newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	c.now = m.Now
+	var computed atomic.Int64
+	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
+	for range 2 {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=1", nil)
+		c.serve(httptest.NewRecorder(), req, tg, store.Premium, func(w http.ResponseWriter, r *http.Request) {
+			computed.Add(1)
+			w.Write([]byte(`{"teams":null}`))
+		})
+		m.Advance(30 * 24 * time.Hour)
+	}
+	if n := computed.Load(); n != 1 {
+		t.Fatalf("an answer that never read the clock was computed %d times", n)
 	}
 }
 
@@ -154,11 +216,5 @@ func TestCacheRefreshesWaitForAFreeSlot(t *testing.T) {
 	}
 	<-c.refreshSlots
 	get() // starts the refresh now
-	deadline := time.Now().Add(2 * time.Second)
-	for computed.Load() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("no refresh once a slot was free")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitComputed(t, computed, 2, "no refresh once a slot was free")
 }

@@ -107,20 +107,3 @@ func TestParseLimits(t *testing.T) {
 		}
 	}
 }
-
-func TestClockDependentAnswersExpire(t *testing.T) {
-	for path, want := range map[string]bool{
-		"/api/v1/json/1/eventsnext.php":         true,
-		"/api/v1/json/1/livescore.php":          true,
-		"/api/v2/json/1/livescore.php":          true,
-		"/api/v2/json/schedule/next/team/1":     true,
-		"/api/v2/json/filter/tv/day/2026-10-05": true,
-		"/api/v1/json/1/lookupteam.php":         false,
-		"/api/v2/json/search/team/Arsenal":      false,
-	} {
-		tg, ok := parseTarget(path)
-		if !ok || clockDependent(tg) != want {
-			t.Errorf("%s: clockDependent = %v, want %v", path, !want, want)
-		}
-	}
-}

@@ -118,9 +118,13 @@ func New(cfg Config) *Server {
 		spill = newSpillDir(cfg.CacheDir, cfg.CacheDiskBytes)
 	}
 	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
+	if cfg.Clock != nil {
+		s.cache.now = cfg.Clock.Now
+	}
 	s.cache.warn = func(msg string, err error) { cfg.Logger.Warn(msg, "err", err) }
 	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
+	s.cache.refreshes = s.metrics.cache.WithLabelValues("refresh").Inc
 	return s
 }
 

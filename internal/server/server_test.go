@@ -7,9 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
@@ -214,4 +216,92 @@ func TestCacheNeverServesDataOlderThanTheLastWrite(t *testing.T) {
 	if r := env.V1(t, env.FreeKey, path); !strings.Contains(string(r.Body), `"strTeam":"Cache Town"`) {
 		t.Fatalf("after the write the cache still answered: %.200s", r.Body)
 	}
+}
+
+// Next and previous events are answered from the cache while time passes, and change once
+// the next event starts: v1 compares whole seconds with >= (the event is still "next" during
+// its first second), v2 with >.
+func TestNextAndPreviousEventsChangeWhenTheNextEventStarts(t *testing.T) {
+	m := clock.NewManual(apitest.FixtureNow)
+	env := apitest.New(t, apitest.Options{Demo: true, Clock: m})
+	now := m.Now().Format("2006-01-02T15:04:05")
+	soonest, err := env.Store.Find(context.Background(), store.Query{Kind: record.Event, Limit: 1,
+		OrderBy: []store.Order{{Field: "strTimestamp"}},
+		Where:   []store.Cond{{Field: "strTimestamp", Op: store.Gt, Value: now}}})
+	if err != nil || len(soonest) != 1 {
+		t.Fatalf("the next event of the demo data: %v %v", soonest, err)
+	}
+	ev, team := soonest[0].Str("idEvent"), soonest[0].Str("idHomeTeam")
+	start, err := time.Parse("2006-01-02T15:04:05", soonest[0].Str("strTimestamp")[:19])
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]func() string{
+		"v1 next":     func() string { return firstEvent(t, env.V1(t, env.PremiumKey, "eventsnext.php?id="+team)) },
+		"v1 previous": func() string { return firstEvent(t, env.V1(t, env.PremiumKey, "eventslast.php?id="+team)) },
+		"v2 next":     func() string { return firstEvent(t, env.V2(t, "schedule/next/team/"+team)) },
+		"v2 previous": func() string { return firstEvent(t, env.V2(t, "schedule/previous/team/"+team)) },
+	}
+	before := map[string]string{}
+	for name, get := range first {
+		before[name] = get()
+	}
+	if before["v1 next"] != ev || before["v2 next"] != ev || before["v1 previous"] == ev || before["v2 previous"] == ev {
+		t.Fatalf("before event %s starts: %v", ev, before)
+	}
+
+	misses := cacheCount(t, env, "miss")
+	m.Advance(start.Add(-time.Second).Sub(m.Now()))
+	for name, get := range first {
+		if got := get(); got != before[name] {
+			t.Errorf("%s a second before the event starts: %s, want %s", name, got, before[name])
+		}
+	}
+	if got := cacheCount(t, env, "miss"); got != misses {
+		t.Errorf("%d answers computed again before the event starts", got-misses)
+	}
+
+	m.Advance(2 * time.Second) // a second after it started: past both boundaries
+	for name, get := range first {
+		wantEv := strings.HasSuffix(name, "previous")
+		deadline := time.Now().Add(5 * time.Second)
+		for (get() == ev) != wantEv { // the first request after expiry is served while refreshed
+			if time.Now().After(deadline) {
+				t.Fatalf("%s after the event started: still %s", name, get())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// firstEvent is the idEvent of the first event of an answer, or "".
+func firstEvent(t *testing.T, r *apitest.Response) string {
+	t.Helper()
+	body, _ := r.Decode(t).(map[string]any)
+	for _, v := range body {
+		if list, ok := v.([]any); ok && len(list) > 0 {
+			ev, _ := list[0].(map[string]any)
+			id, _ := ev["idEvent"].(string)
+			return id
+		}
+	}
+	return ""
+}
+
+// cacheCount reads sportsdb_response_cache_total of a result from /metrics.
+func cacheCount(t *testing.T, env *apitest.Env, result string) int {
+	t.Helper()
+	r := env.Get(t, "/metrics")
+	prefix := `sportsdb_response_cache_total{result="` + result + `"} `
+	for _, line := range strings.Split(string(r.Body), "\n") {
+		if n, ok := strings.CutPrefix(line, prefix); ok {
+			v, err := strconv.Atoi(n)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("no %s in /metrics", strings.TrimSpace(prefix))
+	return 0
 }

@@ -12,6 +12,7 @@ import (
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
+	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -65,7 +66,7 @@ type request struct {
 	ctx   context.Context
 	p     params
 	tier  store.Tier
-	now   time.Time
+	clk   clock.Clock
 	st    store.Records
 	kind  *record.Kind
 	limit int
@@ -76,7 +77,7 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, key stri
 		ctx:   r.Context(),
 		p:     params{r.URL.Query()},
 		tier:  tier,
-		now:   a.deps.Clock.Now().UTC(),
+		clk:   a.deps.Clock,
 		st:    a.deps.Store,
 		kind:  ep.kind,
 		limit: a.deps.Caps.Limit(capName(ep.capFile()), tier),
@@ -231,5 +232,9 @@ func (r *request) get(k *record.Kind, id string) ([]record.Record, error) {
 	return []record.Record{rec}, nil
 }
 
+// now reads the clock for an answer that depends on it; the build function then declares
+// until when its answer stays right (clock.Until, api.UntilStarts).
+func (r *request) now() time.Time { return clock.Read(r.ctx, r.clk).UTC() }
+
 // timestamp is now in the form of Event.strTimestamp, so the two compare as text.
-func (r *request) timestamp() string { return r.now.Format("2006-01-02T15:04:05") }
+func (r *request) timestamp() string { return r.now().Format(api.TimestampLayout) }

@@ -2,7 +2,11 @@ package v1
 
 import (
 	"strconv"
+	"time"
 
+	"sportsdb/internal/api"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
@@ -11,13 +15,31 @@ import (
 // hasTime keeps events without a strTimestamp out of next/previous: "" sorts before any time.
 var hasTime = store.Cond{Field: "strTimestamp", Op: store.NotEmpty}
 
-// upcoming returns the condition and order of next (strTimestamp at or after now, soonest
-// first) or previous events (before now, latest first), on the server's clock.
-func upcoming(r *request, next bool) (store.Cond, store.Order) {
+// timed answers the next events of a selection (strTimestamp at or after now, soonest first)
+// or the previous ones (before now, latest first), on the server's clock, and declares until
+// when the answer stands: next events until the first of them has started, previous ones
+// until the next event of the selection has.
+func (r *request) timed(sel store.Cond, next bool) ([]record.Record, error) {
+	now := r.timestamp()
+	after := sorted(where(sel, hasTime, compare("strTimestamp", store.Ge, now)), asc("strTimestamp"))
 	if next {
-		return compare("strTimestamp", store.Ge, r.timestamp()), asc("strTimestamp")
+		recs, err := r.find(after)
+		if err == nil {
+			api.UntilStarts(r.ctx, recs, true)
+		}
+		return recs, err
 	}
-	return compare("strTimestamp", store.Lt, r.timestamp()), desc("strTimestamp")
+	recs, err := r.find(sorted(where(sel, hasTime, compare("strTimestamp", store.Lt, now)), desc("strTimestamp")))
+	if err != nil {
+		return nil, err
+	}
+	after.Limit = 1
+	first, err := r.find(after)
+	if err != nil {
+		return nil, err
+	}
+	api.UntilStarts(r.ctx, first, true)
+	return recs, nil
 }
 
 // teamEvents answers a team's next or previous events; free keys get home games only.
@@ -31,8 +53,7 @@ func teamEvents(next bool) func(*request) (answer, error) {
 		if r.tier != store.Free {
 			team = or(team, eq("idAwayTeam", id))
 		}
-		when, order := upcoming(r, next)
-		recs, err := r.find(sorted(where(team, hasTime, when), order))
+		recs, err := r.timed(team, next)
 		return records(recs), err
 	}
 }
@@ -44,8 +65,7 @@ func leagueEvents(next bool) func(*request) (answer, error) {
 		if !ok {
 			return none, nil
 		}
-		when, order := upcoming(r, next)
-		recs, err := r.find(sorted(where(eq("idLeague", id), hasTime, when), order))
+		recs, err := r.timed(eq("idLeague", id), next)
 		return records(recs), err
 	}
 }
@@ -142,6 +162,11 @@ func eventsTV(r *request) (answer, error) {
 		return empty, nil
 	}
 	var conds []store.Cond
+	today := func() string {
+		now := r.now()
+		clock.Until(r.ctx, clock.NextMidnight(now)) // today's listings drop out then
+		return now.Format(time.DateOnly)
+	}
 	switch {
 	case d:
 		day, ok := r.p.date("d")
@@ -158,13 +183,13 @@ func eventsTV(r *request) (answer, error) {
 		if !ok {
 			return none, nil
 		}
-		conds = []store.Cond{containsName("strChannel", name), compare("dateEvent", store.Ge, r.now.Format("2006-01-02"))}
+		conds = []store.Cond{containsName("strChannel", name), compare("dateEvent", store.Ge, today())}
 	default:
 		ch, ok := r.p.id("id")
 		if !ok {
 			return none, nil
 		}
-		conds = []store.Cond{eq("idChannel", ch), compare("dateEvent", store.Ge, r.now.Format("2006-01-02"))}
+		conds = []store.Cond{eq("idChannel", ch), compare("dateEvent", store.Ge, today())}
 	}
 	recs, err := r.find(sorted(where(conds...), asc("strTimeStamp")))
 	return records(recs), err

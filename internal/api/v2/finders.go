@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"sportsdb/internal/api"
+	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -14,8 +16,12 @@ import (
 // env is what a finder reads besides its arguments.
 type env struct {
 	st  store.Records
-	now time.Time
+	clk clock.Clock
 }
+
+// now reads the clock for an answer that depends on it; the finder then declares until when
+// its answer stays right (clock.Until, api.UntilStarts).
+func (e env) now(ctx context.Context) time.Time { return clock.Read(ctx, e.clk).UTC() }
 
 // finder fetches the records of one endpoint, at most limit of them.
 type finder func(ctx context.Context, e env, a args, limit int) ([]record.Record, error)
@@ -139,9 +145,6 @@ func highlight(ctx context.Context, e env, a args, limit int) ([]record.Record, 
 	return []record.Record{h}, nil
 }
 
-// Event times are compared as text in the form strTimestamp uses.
-const timestampLayout = "2006-01-02T15:04:05"
-
 func byTimestamp(desc bool) []store.Order {
 	return []store.Order{{Field: "strTimestamp", Desc: desc}}
 }
@@ -151,23 +154,44 @@ func inLeague(a args) store.Cond { return eq("idLeague", a.id) }
 func ofTeam(a args) store.Cond   { return anyOf(eq("idHomeTeam", a.id), eq("idAwayTeam", a.id)) }
 func atVenue(a args) store.Cond  { return eq("idVenue", a.id) }
 
-// next answers the events that start after now, soonest first.
+// next answers the events that start after now, soonest first. The answer stands until the
+// first of them starts.
 func next(where func(args) store.Cond) finder {
 	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		now := e.now.UTC().Format(timestampLayout)
-		return find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(false),
-			Where: []store.Cond{where(a), {Field: "strTimestamp", Op: store.Gt, Value: now}}})
+		recs, err := upcoming(ctx, e, where(a), limit)
+		if err == nil {
+			api.UntilStarts(ctx, recs, false)
+		}
+		return recs, err
 	}
 }
 
-// previous answers the events that started at or before now, latest first.
+// previous answers the events that started at or before now, latest first. The answer stands
+// until the next event of the same selection starts.
 func previous(where func(args) store.Cond) finder {
 	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		now := e.now.UTC().Format(timestampLayout)
-		return find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(true),
+		now := e.now(ctx).Format(api.TimestampLayout)
+		recs, err := find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(true),
 			Where: []store.Cond{where(a), {Field: "strTimestamp", Op: store.NotEmpty},
 				{Field: "strTimestamp", Op: store.Le, Value: now}}})
+		if err != nil {
+			return nil, err
+		}
+		after, err := find(ctx, e, store.Query{Kind: record.Event, Limit: 1, OrderBy: byTimestamp(false),
+			Where: []store.Cond{where(a), {Field: "strTimestamp", Op: store.Gt, Value: now}}})
+		if err != nil {
+			return nil, err
+		}
+		api.UntilStarts(ctx, after, false)
+		return recs, nil
 	}
+}
+
+// upcoming reads the events of a selection that start after now, soonest first.
+func upcoming(ctx context.Context, e env, where store.Cond, limit int) ([]record.Record, error) {
+	now := e.now(ctx).Format(api.TimestampLayout)
+	return find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(false),
+		Where: []store.Cond{where, {Field: "strTimestamp", Op: store.Gt, Value: now}}})
 }
 
 // fullSchedule answers a team's events in every competition, oldest first. When the team
@@ -198,9 +222,10 @@ var tvOrder = []store.Order{{Field: "strTimeStamp"}}
 // (ours: the listings a viewer can still watch; the public service shows about a week).
 func tvFrom(where func(args) store.Cond) finder {
 	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		today := e.now.UTC().Format(time.DateOnly)
+		now := e.now(ctx)
+		clock.Until(ctx, clock.NextMidnight(now)) // today's listings drop out then
 		return find(ctx, e, store.Query{Kind: record.TV, Limit: limit, OrderBy: tvOrder,
-			Where: []store.Cond{where(a), {Field: "dateEvent", Op: store.Ge, Value: today}}})
+			Where: []store.Cond{where(a), {Field: "dateEvent", Op: store.Ge, Value: now.Format(time.DateOnly)}}})
 	}
 }
 

@@ -87,7 +87,7 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, segments []string, t
 		return
 	}
 	limit := a.deps.Caps.Limit(rt.capName, tier)
-	recs, err := rt.find(r.Context(), env{st: a.deps.Store, now: a.deps.Clock.Now()}, in, limit)
+	recs, err := rt.find(r.Context(), env{st: a.deps.Store, clk: a.deps.Clock}, in, limit)
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.capName, err))
 		return
