@@ -175,9 +175,32 @@ func TestOpenOddFileName(t *testing.T) {
 	}
 }
 
-// The readers' page caches are bounded, whichever connection of the pool answers.
+// The readers' page caches are bounded, whichever connection of the pool answers, and the
+// writer's is large only while it writes: SQLite's caches share one pool as large as all
+// their limits together (see readCacheKiB).
 func TestReadCacheIsBounded(t *testing.T) {
 	s := openTemp(t)
+	writer := func() int {
+		t.Helper()
+		var kib int
+		if err := s.write.QueryRow(`PRAGMA cache_size`).Scan(&kib); err != nil {
+			t.Fatal(err)
+		}
+		return kib
+	}
+	if kib := writer(); kib != -readCacheKiB {
+		t.Errorf("writer cache_size after open %d, want %d", kib, -readCacheKiB)
+	}
+	var during int
+	err := s.Write(context.Background(), func(t store.Tx) error {
+		return t.(*tx).tx.QueryRow(`PRAGMA cache_size`).Scan(&during)
+	})
+	if err != nil || during != -writeCacheKiB {
+		t.Errorf("writer cache_size during a write %d (%v), want %d", during, err, -writeCacheKiB)
+	}
+	if kib := writer(); kib != -readCacheKiB {
+		t.Errorf("writer cache_size after a write %d, want %d", kib, -readCacheKiB)
+	}
 	for range 3 {
 		var kib int
 		if err := s.read.QueryRow(`PRAGMA cache_size`).Scan(&kib); err != nil {

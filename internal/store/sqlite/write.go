@@ -31,6 +31,14 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: write: begin: %w", mapErr(err))
 	}
+	// The writer's large page cache is for the transaction (see writeCacheKiB). This runs
+	// last, once the rollback has freed the connection; should it fail, the cache stays
+	// large, which costs memory only.
+	defer s.write.ExecContext(context.WithoutCancel(ctx), cacheSize(readCacheKiB))
+	if _, err := sqlTx.ExecContext(ctx, cacheSize(writeCacheKiB)); err != nil {
+		sqlTx.Rollback()
+		return fmt.Errorf("sqlite: write: %w", mapErr(err))
+	}
 	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{},
 		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{}}
 	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
