@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"sportsdb/internal/api/caps"
@@ -39,6 +40,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	slog.SetDefault(logger)
+	var accessLog *server.AccessLog
+	if logger.Enabled(ctx, slog.LevelInfo) {
+		accessLog = server.NewAccessLog(logOut, strings.EqualFold(*v["log-format"], "json"))
+	}
 	clk, err := clock.FromEnv()
 	if err != nil {
 		return err
@@ -97,7 +102,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	table := caps.New()
 	srv := server.New(server.Config{
-		Store: st, Clock: clk, Caps: table, Logger: logger, Limiter: limiter,
+		Store: st, Clock: clk, Caps: table, Logger: logger, AccessLog: accessLog, Limiter: limiter,
 		Auth:       auth.New(st, clock.System{}, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: fails, Window: time.Minute}),
 		TrustProxy: *v["trust-proxy"] == "true",
