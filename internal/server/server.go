@@ -225,8 +225,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 		respond.PremiumNeeded(w)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
-	defer cancel()
+	ctx := withLazyDeadline(r.Context(), s.cfg.RequestTimeout)
+	defer ctx.stop()
 	r = r.WithContext(ctx)
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
 		switch {
