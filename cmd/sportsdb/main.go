@@ -91,7 +91,7 @@ var options = map[string]option{
 	"cache-mb": {name: "cache-mb", env: "SPORTSDB_CACHE_MB", def: "64",
 		help: "memory for cached answers, in MiB"},
 	"cache-disk-mb": {name: "cache-disk-mb", env: "SPORTSDB_CACHE_DISK_MB", def: "1024",
-		help: "disk for cached answers of 64 KiB and more, in MiB, sent from the system's file cache; 0 keeps them in memory"},
+		help: "disk for cached answers of 16 KiB and more, in MiB, sent from the system's file cache; 0 keeps them in memory"},
 	"cache-dir": {name: "cache-dir", env: "SPORTSDB_CACHE_DIR",
 		help: "directory for those files (default: the system's temporary directory)"},
 	"key-fails": {name: "key-fails", env: "SPORTSDB_KEY_FAILS", def: "20", help: "failed key checks allowed per client address per minute"},
