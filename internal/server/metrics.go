@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,19 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	cache    *prometheus.CounterVec
+	// series holds the counter and histogram of each route and status seen: finding them by
+	// label values costs two hashes of the labels and two lookups on every request.
+	series sync.Map // routeStatus -> *routeSeries
+}
+
+type routeStatus struct {
+	route  string
+	status int
+}
+
+type routeSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 func newMetrics() *metrics {
@@ -44,8 +58,15 @@ func (m *metrics) observe(route string, status int, d time.Duration) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(d.Seconds())
+	k := routeStatus{route, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		v, _ = m.series.LoadOrStore(k, &routeSeries{requests: m.requests.WithLabelValues(route, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(route)})
+	}
+	rs := v.(*routeSeries)
+	rs.requests.Inc()
+	rs.duration.Observe(d.Seconds())
 }
 
 func (m *metrics) handler() http.Handler {

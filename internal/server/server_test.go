@@ -305,3 +305,24 @@ func cacheCount(t *testing.T, env *apitest.Env, result string) int {
 	t.Fatalf("no %s in /metrics", strings.TrimSpace(prefix))
 	return 0
 }
+
+// Requests are counted by route and status, and timed by route.
+func TestMetricsCountRequestsByRouteAndStatus(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true})
+	for range 3 {
+		env.V1(t, env.FreeKey, "all_sports.php")
+	}
+	env.V1(t, env.FreeKey, "lookupteam.php?id=1")
+	env.Get(t, "/api/v1/json/nope/all_sports.php")
+	body := string(env.Get(t, "/metrics").Body)
+	for _, want := range []string{
+		`sportsdb_http_requests_total{code="200",route="v1/all_sports.php"} 3`,
+		`sportsdb_http_requests_total{code="200",route="v1/lookupteam.php"} 1`,
+		`sportsdb_http_requests_total{code="400",route="v1/all_sports.php"} 1`,
+		`sportsdb_http_request_duration_seconds_count{route="v1/all_sports.php"} 4`,
+	} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
