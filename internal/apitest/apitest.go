@@ -54,6 +54,8 @@ type Options struct {
 	Limiter server.Limiter
 	// Logger receives the server's logs; nil discards them.
 	Logger *slog.Logger
+	// AccessLog, if set, writes the request lines instead of Logger.
+	AccessLog *server.AccessLog
 	// Limits are the requests per minute of each tier (nil: the public service's).
 	Limits map[store.Tier]int
 	// KeyFails is the number of failed key checks per address and minute (default 1000).
@@ -110,7 +112,7 @@ func New(t testing.TB, opts Options) *Env {
 	}
 	table := caps.New()
 	env.Server = server.New(server.Config{
-		Store: st, Clock: clk, Caps: table, Logger: opts.Logger,
+		Store: st, Clock: clk, Caps: table, Logger: opts.Logger, AccessLog: opts.AccessLog,
 		Auth:     auth.New(st, clock.System{}, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: opts.KeyFails, Window: time.Minute}),
 		Limiter:  opts.Limiter,
