@@ -13,8 +13,9 @@ const memoryShards = 64
 
 // Memory is the in-process limiter: for each id a ring of the timestamps of its last N
 // admitted requests. The admit decision looks at one slot (the oldest); expired slots are
-// dropped from the front, each once, so a request costs amortised O(1). Ids idle for a whole
-// Window are forgotten, so memory follows the ids active in the last minute.
+// dropped from the front, each once, so a request costs amortised O(1). A ring grows with the
+// requests in the window, up to the limit, so memory follows use rather than the limit; ids
+// idle for a whole Window are forgotten, so it follows the ids active in the last minute.
 type Memory struct {
 	clk    clock.Clock
 	seed   maphash.Seed
@@ -27,12 +28,16 @@ type memShard struct {
 	lastSweep int64
 }
 
-// ring holds admitted request times (Unix nanoseconds), oldest at head.
+// ring holds admitted request times (Unix nanoseconds), oldest at head; up to limit of them.
 type ring struct {
 	times []int64
 	head  int
 	n     int
+	limit int
 }
+
+// minRing is the size a ring starts at.
+const minRing = 16
 
 // NewMemory returns an empty in-memory limiter reading time from clk.
 func NewMemory(clk clock.Clock) *Memory {
@@ -55,12 +60,12 @@ func (m *Memory) Allow(_ context.Context, id string, limit int) (Decision, error
 	sh.sweep(now)
 	r := sh.logs[id]
 	if r == nil {
-		r = &ring{times: make([]int64, limit)}
+		r = &ring{times: make([]int64, min(limit, minRing)), limit: limit}
 		sh.logs[id] = r
-	} else if len(r.times) != limit {
+	} else if r.limit != limit {
 		r.resize(limit)
 	}
-	return r.allow(now, limit), nil
+	return r.allow(now), nil
 }
 
 // Healthy reports the in-memory limiter's state for health details; it is always up.
@@ -78,19 +83,22 @@ func (m *Memory) Len() int {
 	return n
 }
 
-func (r *ring) allow(now int64, limit int) Decision {
+func (r *ring) allow(now int64) Decision {
 	window := int64(Window)
 	for r.n > 0 && now-r.times[r.head] >= window {
 		r.head = (r.head + 1) % len(r.times)
 		r.n--
 	}
-	d := Decision{Limit: limit}
-	if r.n < len(r.times) {
+	d := Decision{Limit: r.limit}
+	if r.n < r.limit {
+		if r.n == len(r.times) {
+			r.setSize(min(r.limit, 2*len(r.times)))
+		}
 		r.times[(r.head+r.n)%len(r.times)] = now
 		r.n++
 		d.Allowed = true
 	}
-	d.Remaining = limit - r.n
+	d.Remaining = r.limit - r.n
 	d.Reset = durationNanos(r.times[r.head] + window - now)
 	if !d.Allowed {
 		d.RetryAfter = d.Reset
@@ -100,8 +108,14 @@ func (r *ring) allow(now int64, limit int) Decision {
 
 // resize keeps the newest entries when an id's limit changes (a key moved to another tier).
 func (r *ring) resize(limit int) {
-	keep := min(r.n, limit)
-	times := make([]int64, limit)
+	r.limit = limit
+	r.setSize(max(min(r.n, limit), min(limit, minRing)))
+}
+
+// setSize moves the newest entries, at most size of them, into a ring of size slots.
+func (r *ring) setSize(size int) {
+	keep := min(r.n, size)
+	times := make([]int64, size)
 	for i := range keep {
 		times[i] = r.times[(r.head+r.n-keep+i)%len(r.times)]
 	}

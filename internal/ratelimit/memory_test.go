@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -101,15 +102,21 @@ func TestMemoryRollingFreesSlotsOneByOne(t *testing.T) {
 
 // TestMemoryAnyWindowMatchesModel drives one key with random gaps and checks every decision
 // against a brute-force count: admitted exactly when fewer than N were admitted in the last
-// 60 s, with the Remaining, Reset and RetryAfter that count implies.
+// 60 s, with the Remaining, Reset and RetryAfter that count implies. A limit of 7 keeps the
+// ring at its first size; one of 100 makes it grow while full, keeping what it holds.
 func TestMemoryAnyWindowMatchesModel(t *testing.T) {
-	const limit = 7
+	for _, limit := range []int{7, 100} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) { checkAgainstModel(t, limit) })
+	}
+}
+
+func checkAgainstModel(t *testing.T, limit int) {
 	clk := newFakeClock()
 	m := NewMemory(clk)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var admitted []time.Time
 	for i := range 20000 {
-		clk.Advance(time.Duration(rng.Int64N(int64(25 * time.Second / limit))))
+		clk.Advance(time.Duration(rng.Int64N(int64(25 * time.Second / time.Duration(limit)))))
 		now := clk.Now()
 		var inWindow []time.Time
 		for _, a := range admitted {
@@ -136,6 +143,20 @@ func TestMemoryAnyWindowMatchesModel(t *testing.T) {
 		if !want && d.RetryAfter != reset {
 			t.Fatalf("request %d: retry after %v, want %v", i, d.RetryAfter, reset)
 		}
+	}
+}
+
+// A ring takes memory for the requests in its window, not for its limit.
+func TestMemoryRingGrowsWithUse(t *testing.T) {
+	m := NewMemory(newFakeClock())
+	for range 100 {
+		if d, _ := m.Allow(context.Background(), "k", 1_000_000); !d.Allowed {
+			t.Fatal("refused under the limit")
+		}
+	}
+	sh := &m.shards[maphash.String(m.seed, "k")%memoryShards]
+	if n := len(sh.logs["k"].times); n < 100 || n > 256 {
+		t.Fatalf("100 requests under a limit of a million hold %d slots", n)
 	}
 }
 
