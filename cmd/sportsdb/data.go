@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 	"strconv"
 
 	"sportsdb/internal/clock"
@@ -27,12 +25,10 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *v["url"] != "" && fs.NArg() != 1 {
 		return errors.New("import: --url goes with a single file")
 	}
-	if os.Getenv("GOGC") == "" {
-		// An import keeps little alive (the batches in flight) and allocates a lot: letting
-		// the heap grow to five times that, not twice, cuts the collector's share of the CPU
-		// to about a third.
-		debug.SetGCPercent(400)
-	}
+	// An import keeps little alive (the batches in flight) and allocates a lot: letting the
+	// heap grow to five times that, not twice, cuts the collector's share of the CPU to about
+	// a third.
+	collectLessOften()
 	st, err := openDB(ctx, *v["db"])
 	if err != nil {
 		return err

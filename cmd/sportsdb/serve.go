@@ -219,9 +219,23 @@ const goHeadroomMB = 96
 // what is live before it runs, and under a stream of large answers that doubled the
 // server's resident memory for garbage. The limit is soft: the collector runs sooner as it
 // nears, it never fails an allocation.
+//
+// Under that limit the collector may also run less often (GOGC 400 unless GOGC is set): each
+// cycle slows the answers in flight for a few milliseconds, and at 12,000 requests/s with
+// GOGC 100 the two cycles a second were the p99 of cached answers (search at full scale: 4.7-
+// 5.5 ms, 3.0 ms with 400; peak RSS stays under the limit).
 func limitGoMemory(cacheMB int) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}
 	debug.SetMemoryLimit(int64(cacheMB+goHeadroomMB) << 20)
+	collectLessOften()
+}
+
+// collectLessOften lets the heap grow to five times what is live before the collector runs,
+// not twice, unless GOGC is set.
+func collectLessOften() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
