@@ -52,10 +52,7 @@ func (t *tx) send(ctx context.Context, k *record.Kind, rows []sqlstore.Row) erro
 	t.pipe.wg.Add(1)
 	args := make([]any, 0, len(rows)*(2+len(k.Indexed)))
 	for _, row := range rows {
-		args = append(args, row.ID, row.Doc)
-		for _, v := range row.Index {
-			args = append(args, v)
-		}
+		args = row.AppendArgs(args)
 	}
 	t.pipe.jobs <- insertJob{ctx: ctx, kind: k, args: args}
 	return nil

@@ -47,9 +47,8 @@ func NewRow(r record.Record) (Row, error) {
 	return row, nil
 }
 
-// Args are the row's values in the order of the columns of InsertColumns.
-func (r Row) Args() []any {
-	args := make([]any, 0, 2+len(r.Index))
+// AppendArgs appends the row's values to args in the order of the columns of InsertColumns.
+func (r Row) AppendArgs(args []any) []any {
 	args = append(args, r.ID, r.Doc)
 	for _, v := range r.Index {
 		args = append(args, v)
