@@ -98,14 +98,21 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 }
 
 func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if st, ok := t.stmts[query]; ok {
+	return prepared(ctx, t.tx, t.stmts, query, func() string { return query })
+}
+
+// prepared returns the statement kept under key in m, preparing query() on tx and keeping
+// it there the first time. The transaction's two goroutines keep theirs in maps of their own
+// (stmts, inserts).
+func prepared[K comparable](ctx context.Context, tx *sql.Tx, m map[K]*sql.Stmt, key K, query func() string) (*sql.Stmt, error) {
+	if st, ok := m[key]; ok {
 		return st, nil
 	}
-	st, err := t.tx.PrepareContext(ctx, query)
+	st, err := tx.PrepareContext(ctx, query())
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", mapErr(err))
 	}
-	t.stmts[query] = st
+	m[key] = st
 	return st, nil
 }
 
@@ -206,16 +213,7 @@ type insertKey struct {
 }
 
 func (t *tx) insertStmt(ctx context.Context, k *record.Kind, n int) (*sql.Stmt, error) {
-	key := insertKey{k, n}
-	if st, ok := t.inserts[key]; ok {
-		return st, nil
-	}
-	st, err := t.tx.PrepareContext(ctx, insertSQL(k, n))
-	if err != nil {
-		return nil, fmt.Errorf("prepare: %w", mapErr(err))
-	}
-	t.inserts[key] = st
-	return st, nil
+	return prepared(ctx, t.tx, t.inserts, insertKey{k, n}, func() string { return insertSQL(k, n) })
 }
 
 func insertSQL(k *record.Kind, n int) string {
