@@ -158,7 +158,7 @@ func atVenue(a args) store.Cond  { return eq("idVenue", a.id) }
 // first of them starts.
 func next(where func(args) store.Cond) finder {
 	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		recs, err := upcoming(ctx, e, where(a), limit)
+		recs, err := upcoming(ctx, e, where(a), e.now(ctx).Format(api.TimestampLayout), limit)
 		if err == nil {
 			api.UntilStarts(ctx, recs, false)
 		}
@@ -177,8 +177,7 @@ func previous(where func(args) store.Cond) finder {
 		if err != nil {
 			return nil, err
 		}
-		after, err := find(ctx, e, store.Query{Kind: record.Event, Limit: 1, OrderBy: byTimestamp(false),
-			Where: []store.Cond{where(a), {Field: "strTimestamp", Op: store.Gt, Value: now}}})
+		after, err := upcoming(ctx, e, where(a), now, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -187,9 +186,9 @@ func previous(where func(args) store.Cond) finder {
 	}
 }
 
-// upcoming reads the events of a selection that start after now, soonest first.
-func upcoming(ctx context.Context, e env, where store.Cond, limit int) ([]record.Record, error) {
-	now := e.now(ctx).Format(api.TimestampLayout)
+// upcoming reads the events of a selection that start after now (in strTimestamp's form),
+// soonest first.
+func upcoming(ctx context.Context, e env, where store.Cond, now string, limit int) ([]record.Record, error) {
 	return find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(false),
 		Where: []store.Cond{where, {Field: "strTimestamp", Op: store.Gt, Value: now}}})
 }
