@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"sportsdb/internal/server"
 )
 
 const usage = `sportsdb: a self-hosted TheSportsDB-compatible API server
@@ -133,17 +135,26 @@ func flags(cmd string, stderr io.Writer, names ...string) (*flag.FlagSet, map[st
 	return fs, vals
 }
 
-func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+// newLogger returns the logger of a level and format writing to w, and the access log that
+// writes request lines in the same form, nil when the level leaves them out (above info).
+func newLogger(w io.Writer, level, format string) (*slog.Logger, *server.AccessLog, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("log level %q: %w", level, err)
+		return nil, nil, fmt.Errorf("log level %q: %w", level, err)
 	}
 	opts := &slog.HandlerOptions{Level: lv}
+	var h slog.Handler
 	switch strings.ToLower(format) {
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		h = slog.NewJSONHandler(w, opts)
 	case "text", "":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		h = slog.NewTextHandler(w, opts)
+	default:
+		return nil, nil, fmt.Errorf("log format %q: want text or json", format)
 	}
-	return nil, fmt.Errorf("log format %q: want text or json", format)
+	var access *server.AccessLog
+	if lv <= slog.LevelInfo {
+		access = server.NewAccessLog(w, strings.EqualFold(format, "json"))
+	}
+	return slog.New(h), access, nil
 }

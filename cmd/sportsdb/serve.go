@@ -12,7 +12,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"sportsdb/internal/api/caps"
@@ -35,15 +34,11 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	logOut := newBufferedLog(stderr)
 	defer logOut.Close()
-	logger, err := newLogger(logOut, *v["log-level"], *v["log-format"])
+	logger, accessLog, err := newLogger(logOut, *v["log-level"], *v["log-format"])
 	if err != nil {
 		return err
 	}
 	slog.SetDefault(logger)
-	var accessLog *server.AccessLog
-	if logger.Enabled(ctx, slog.LevelInfo) {
-		accessLog = server.NewAccessLog(logOut, strings.EqualFold(*v["log-format"], "json"))
-	}
 	clk, err := clock.FromEnv()
 	if err != nil {
 		return err

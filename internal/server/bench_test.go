@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -8,14 +9,17 @@ import (
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
 
 // BenchmarkCachedAnswer is the cost of one answer served from the response cache through the
-// whole server (routing, key, rate limit, data version, cache), without the network.
+// whole server (routing, key, rate limit, data version, cache, access log), without the
+// network.
 func BenchmarkCachedAnswer(b *testing.B) {
 	limits := map[store.Tier]int{store.Free: 1 << 20, store.Premium: 1 << 20, store.Business: 1 << 20}
-	env := apitest.New(b, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{}), Limits: limits})
+	env := apitest.New(b, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{}), Limits: limits,
+		AccessLog: server.NewAccessLog(io.Discard, false)})
 	path := "/api/v1/json/" + env.PremiumKey + "/lookupteam.php?id=133604"
 	env.Get(b, path)
 	b.ReportAllocs()

@@ -36,8 +36,7 @@ type Config struct {
 	Guard   *auth.FailGuard
 	Limiter Limiter
 	Logger  *slog.Logger
-	// AccessLog, when set, writes the line of every request (the Logger then logs the rest);
-	// otherwise the Logger logs requests at info level.
+	// AccessLog writes a line for every request; nil logs none. The Logger logs the rest.
 	AccessLog *AccessLog
 	// RequestTimeout bounds the store work of one request (default 1.8 s), so a database
 	// that stopped answering gives a 503 within 2 s instead of a hanging client.
@@ -152,11 +151,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.AccessLog != nil {
 			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(r.URL.EscapedPath()),
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
-		} else if s.cfg.Logger.Enabled(r.Context(), slog.LevelInfo) {
-			s.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("method", r.Method), slog.String("path", scrubPath(r.URL.EscapedPath())),
-				slog.String("route", route), slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
-				slog.Float64("ms", float64(d.Microseconds())/1000), slog.String("remote", addr))
 		}
 	}()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
