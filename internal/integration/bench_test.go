@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -33,10 +32,9 @@ func BenchmarkServerLimiter(b *testing.B) {
 	h := newHarness(b)
 	dsn := demoSQLite(b)
 	keys := benchAddKeys(b, dsn, benchKeys)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	limits := map[store.Tier]int{store.Free: 30, store.Premium: 1000, store.Business: 1000}
-	mem := h.startReplica(replicaConfig{name: "memory", dsn: dsn, limits: limits, logger: quiet})
-	red := h.startReplica(replicaConfig{name: "redis", dsn: dsn, limits: limits, logger: quiet,
+	mem := h.startReplica(replicaConfig{name: "memory", dsn: dsn, limits: limits, logs: io.Discard})
+	red := h.startReplica(replicaConfig{name: "redis", dsn: dsn, limits: limits, logs: io.Discard,
 		redisURL: redisURL, redisPrefix: redisPrefix(b, redisURL)})
 	paths := benchPaths(b, mem.store)
 	for _, r := range []*replica{mem, red} {

@@ -78,8 +78,9 @@ type replicaConfig struct {
 	recheck time.Duration
 	clock   clock.Clock
 	limits  map[store.Tier]int
-	// logger replaces the test's logs (benchmarks format their logs and drop them).
-	logger *slog.Logger
+	// logs, when set, take the replica's logs at info level instead of the test's (benchmarks
+	// format their logs and drop them).
+	logs io.Writer
 }
 
 // replica is a sportsdb server listening on a loopback port, with its own store connection,
@@ -105,9 +106,10 @@ func (h *harness) startReplica(cfg replicaConfig) *replica {
 	if cfg.clock == nil {
 		cfg.clock = clock.System{}
 	}
-	logger := cfg.logger
-	if logger == nil {
-		logger = h.logger(cfg.name)
+	logger, access := h.logger(cfg.name), server.NewAccessLog(h.logs, false)
+	if cfg.logs != nil {
+		logger = slog.New(slog.NewTextHandler(cfg.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		access = server.NewAccessLog(cfg.logs, false)
 	}
 	var limiter server.Limiter = ratelimit.NewMemory(cfg.clock)
 	if cfg.redisURL != "" {
@@ -120,7 +122,7 @@ func (h *harness) startReplica(cfg replicaConfig) *replica {
 		limiter = r
 	}
 	srv := server.New(server.Config{
-		Store: st, Clock: cfg.clock, Caps: caps.New(), Logger: logger, Limiter: limiter,
+		Store: st, Clock: cfg.clock, Caps: caps.New(), Logger: logger, AccessLog: access, Limiter: limiter,
 		Auth: auth.New(st, cfg.clock, auth.Options{}),
 		// Tests poll revoked keys from one address; the guard has its own tests.
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 10000, Window: time.Minute}),
