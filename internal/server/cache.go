@@ -49,6 +49,9 @@ const (
 	refreshTimeout = 10 * time.Second
 	maxCacheKey    = 1024
 	minGzipBytes   = 1024
+	// holdMinBytes is the size from which an answer from memory is held by its connection
+	// and sent in one write (conn.go); a smaller one leaves in one write anyway.
+	holdMinBytes = 2048
 )
 
 type cacheEntry struct {
@@ -430,6 +433,9 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 		n = len(gz)
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
+	if file == nil && r.Method != http.MethodHead && n > holdMinBytes {
+		holdAnswer(r.Context(), n)
+	}
 	w.WriteHeader(e.status)
 	switch {
 	case r.Method == http.MethodHead:

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sportsdb/internal/store"
+)
+
+// countingListener counts the writes made to the connections it accepts.
+type countingListener struct {
+	net.Listener
+	mu     sync.Mutex
+	writes []int // sizes, in order
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, l: l}, nil
+}
+
+func (l *countingListener) sizes() []int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]int(nil), l.writes...)
+}
+
+type countingConn struct {
+	net.Conn
+	l *countingListener
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.l.mu.Lock()
+	c.l.writes = append(c.l.writes, len(p))
+	c.l.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+// serveCounted serves h through Listener and ConnContext over a loopback listener whose
+// writes are counted.
+func serveCounted(t *testing.T, h http.Handler) (*countingListener, string) {
+	t.Helper()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &countingListener{Listener: inner}
+	hs := &http.Server{Handler: h, ConnContext: ConnContext, WriteTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(Listener(counted)) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	return counted, inner.Addr().String()
+}
+
+// exchange sends requests one after another on one connection and reads each answer.
+func exchange(t *testing.T, addr string, methods ...string) []*http.Response {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	var out []*http.Response
+	for _, m := range methods {
+		if _, err := io.WriteString(c, m+" /x HTTP/1.1\r\nHost: t\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest(m, "http://t/x", nil)
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("%s body: %v", m, err)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		out = append(out, resp)
+	}
+	return out
+}
+
+func bodyOf(t *testing.T, r *http.Response) []byte {
+	t.Helper()
+	b, _ := io.ReadAll(r.Body)
+	return b
+}
+
+func TestHeldAnswerLeavesInOneWrite(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 800) // 12,800 bytes: two writes unheld
+	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		if r.Method != http.MethodHead {
+			holdAnswer(r.Context(), len(body))
+		}
+		_, _ = w.Write(body)
+	}))
+	resps := exchange(t, addr, "GET", "GET", "HEAD", "GET")
+	for i, r := range resps {
+		got := bodyOf(t, r)
+		if r.Request.Method == http.MethodHead {
+			if len(got) != 0 || r.ContentLength != int64(len(body)) {
+				t.Errorf("answer %d (HEAD): body %d bytes, Content-Length %d", i, len(got), r.ContentLength)
+			}
+			continue
+		}
+		if !bytes.Equal(got, body) {
+			t.Errorf("answer %d: body of %d bytes, want the %d sent", i, len(got), len(body))
+		}
+	}
+	sizes := counted.sizes()
+	if len(sizes) != 4 {
+		t.Fatalf("writes %v: want one per answer", sizes)
+	}
+	for i, n := range sizes {
+		if n <= len(body) && i != 2 {
+			t.Errorf("write %d of %d bytes: want headers and the whole body in it", i, n)
+		}
+	}
+}
+
+func TestHeldAnswerCutShortStillLeaves(t *testing.T) {
+	// The handler declares more than it writes: what is held leaves when the answer ends,
+	// and the connection serves the next request.
+	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		holdAnswer(r.Context(), 1<<20)
+		w.Header().Set("Content-Length", "5")
+		_, _ = io.WriteString(w, "short")
+	}))
+	resps := exchange(t, addr, "GET", "GET")
+	for i, r := range resps {
+		if got := string(bodyOf(t, r)); got != "short" {
+			t.Errorf("answer %d: body %q, want %q", i, got, "short")
+		}
+	}
+	if n := len(counted.sizes()); n != 2 {
+		t.Errorf("%d writes, want 2", n)
+	}
+}
+
+func TestHeldAnswerBeforeSendfile(t *testing.T) {
+	// A file sent through ReadFrom after a hold: what is held goes first, then the file.
+	body := bytes.Repeat([]byte("x"), 20000)
+	_, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		holdAnswer(r.Context(), len(body))
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = io.Copy(w, bytes.NewReader(body))
+	}))
+	for i, r := range exchange(t, addr, "GET", "GET") {
+		if got := bodyOf(t, r); !bytes.Equal(got, body) {
+			t.Errorf("answer %d: %d bytes, want %d", i, len(got), len(body))
+		}
+	}
+}
+
+func TestHoldAnswerWithoutAnswerConn(t *testing.T) {
+	holdAnswer(context.Background(), 100) // no connection in the context: nothing to hold
+}
+
+// The response cache holds every answer it sends from memory: computed or cached, plain or
+// gzip, each leaves in one write; a 304 and a HEAD hold nothing and keep the connection.
+func TestCacheAnswersLeaveInOneWrite(t *testing.T) {
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	big := `{"teams":[` + strings.Repeat(`{"strTeam":"Arsenal","idTeam":"133604"},`, 300) + `{}]}`
+	tg, _ := parseTarget("/api/v1/json/k/searchteams.php")
+	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.serve(w, r, tg, store.Premium, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, big) })
+	}))
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	ask := func(method, extra string) *http.Response {
+		t.Helper()
+		before := len(counted.sizes())
+		_, _ = io.WriteString(conn, method+" /api/v1/json/k/searchteams.php?t=Arsenal HTTP/1.1\r\nHost: t\r\n"+extra+"\r\n")
+		req, _ := http.NewRequest(method, "http://t/", nil)
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			t.Fatalf("%s %q: %v", method, extra, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if n := len(counted.sizes()) - before; n != 1 {
+			t.Errorf("%s %q: %d writes, want 1", method, extra, n)
+		}
+		return resp
+	}
+	for _, step := range []string{"computed", "cached"} {
+		if got := string(bodyOf(t, ask("GET", ""))); got != big {
+			t.Errorf("%s: body of %d bytes, want %d", step, len(got), len(big))
+		}
+	}
+	gz := ask("GET", "Accept-Encoding: gzip\r\n")
+	zr, err := gzip.NewReader(gz.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(zr); string(got) != big {
+		t.Errorf("gzip: %d bytes once unzipped, want %d", len(got), len(big))
+	}
+	if r := ask("GET", "If-None-Match: "+gz.Header.Get("Etag")+"\r\n"); r.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match: status %d, want 304", r.StatusCode)
+	}
+	if r := ask("HEAD", ""); r.ContentLength != int64(len(big)) {
+		t.Errorf("HEAD: Content-Length %d, want %d", r.ContentLength, len(big))
+	}
+	if got := string(bodyOf(t, ask("GET", ""))); got != big {
+		t.Errorf("after HEAD: body of %d bytes, want %d", len(got), len(big))
+	}
+}
