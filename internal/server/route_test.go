@@ -51,12 +51,19 @@ func sameTarget(a, b target) bool {
 
 func TestScrubPathHidesKeys(t *testing.T) {
 	cases := map[string]string{
-		"/api/v1/json/SECRETKEY/searchteams.php":   "/api/v1/json/{key}/searchteams.php",
-		"/api/v2/json/SECRETKEY/livescore.php":     "/api/v2/json/{key}/livescore.php",
-		"/api/v2/json/SECRETKEY/lookup/team/1":     "/api/v2/json/{key}/lookup/team/1",
-		"/api/v2/json/search/team/Arsenal":         "/api/v2/json/search/team/Arsenal",
-		"/api/v2/json/searchteams.php":             "/api/v2/json/searchteams.php",
-		"/api/v1/json/SECRET%2FKEY/all_sports.php": "/api/v1/json/{key}/all_sports.php",
+		"/api/v1/json/SECRETKEY/searchteams.php":             "/api/v1/json/{key}/searchteams.php",
+		"/api/v2/json/SECRETKEY/livescore.php":               "/api/v2/json/{key}/livescore.php",
+		"/api/v2/json/SECRETKEY/lookup/team/1":               "/api/v2/json/{key}/lookup/team/1",
+		"/api/v2/json/search/team/Arsenal":                   "/api/v2/json/search/team/Arsenal",
+		"/api/v2/json/searchteams.php":                       "/api/v2/json/searchteams.php",
+		"/api/v1/json/SECRET%2FKEY/all_sports.php":           "/api/v1/json/{key}/all_sports.php",
+		"/api/v1/json/SECRETKEY":                             "/api/v1/json/{key}",
+		"/api/v1/json/SECRETKEY/":                            "/api/v1/json/{key}/",
+		"/api/v2/json/s%65arch/team/Arsenal":                 "/api/v2/json/s%65arch/team/Arsenal",
+		"/api/v3/json/SECRETKEY/x":                           "/api/v3/json/SECRETKEY/x",
+		"/api/v1/xml/SECRETKEY/x":                            "/api/v1/xml/SECRETKEY/x",
+		"/api/v1":                                            "/api/v1",
+		"/api/v1/json/SECRETKEY/" + strings.Repeat("a", 300): "/api/v1/json/{key}/" + strings.Repeat("a", 200-19) + "…",
 	}
 	for in, want := range cases {
 		if got := scrubPath(in); got != want {

@@ -139,6 +139,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w}
 	route := "other"
 	addr := s.clientAddr(r)
+	path := r.URL.EscapedPath()
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
@@ -149,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d := time.Since(start)
 		s.metrics.observe(route, rec.status, d)
 		if s.cfg.AccessLog != nil {
-			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(r.URL.EscapedPath()),
+			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path),
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
@@ -158,7 +159,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		respond.Message(rec, http.StatusMethodNotAllowed, "Method not allowed")
 		return
 	}
-	switch p := r.URL.EscapedPath(); p {
+	switch path {
 	case "/healthz":
 		route = "healthz"
 		respond.JSON(rec, []byte(`{"status":"ok"}`))
@@ -172,14 +173,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.handler().ServeHTTP(rec, r)
 		return
 	}
-	t, ok := parseTarget(r.URL.EscapedPath())
+	t, ok := parseTarget(path)
 	if !ok {
 		respond.NotFound(rec)
 		return
 	}
 	route = t.route
-	r = respond.WithRoute(r, route)
-	s.serveAPI(rec, r, t, addr)
+	// One context for the rest of the request: its route, for logs, and its deadline, which
+	// bounds the key lookup and the limiter as well as the answer.
+	ctx := withLazyDeadline(respond.ContextWithRoute(r.Context(), route), s.cfg.RequestTimeout)
+	defer ctx.stop()
+	s.serveAPI(rec, r.WithContext(ctx), t, addr)
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) {
@@ -219,9 +223,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 		respond.PremiumNeeded(w)
 		return
 	}
-	ctx := withLazyDeadline(r.Context(), s.cfg.RequestTimeout)
-	defer ctx.stop()
-	r = r.WithContext(ctx)
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case t.legacyLivescore:
@@ -272,26 +273,42 @@ func (s *Server) clientAddr(r *http.Request) string {
 // scrubPath replaces the key segment of v1 paths and of key-in-path v2 aliases with {key},
 // so access logs never hold a key.
 func scrubPath(p string) string {
-	parts := strings.Split(p, "/")
-	if len(parts) < 5 || parts[1] != "api" || parts[3] != "json" {
-		if len(p) > 200 {
-			return p[:200] + "…"
+	// slash[i] is where the i-th slash is: the segments before the fifth are "", "api", the
+	// version and "json"; the fifth is the key, or a v2 group.
+	var slash [5]int
+	n := 0
+	for i := 0; i < len(p) && n < len(slash); i++ {
+		if p[i] == '/' {
+			slash[n] = i
+			n++
 		}
-		return p
 	}
-	switch parts[2] {
+	if n < 4 || p[slash[0]+1:slash[1]] != "api" || p[slash[2]+1:slash[3]] != "json" {
+		return clip(p)
+	}
+	end := len(p)
+	if n == 5 {
+		end = slash[4]
+	}
+	seg := p[slash[3]+1 : end]
+	switch p[slash[1]+1 : slash[2]] {
 	case "v1":
-		parts[4] = "{key}"
 	case "v2":
-		if seg, err := unescape(parts[4]); err != nil || (!v2Groups[seg] && !isPHP(seg)) {
-			parts[4] = "{key}"
+		if name, err := unescape(seg); err == nil && (v2Groups[name] || isPHP(name)) {
+			return clip(p)
 		}
+	default:
+		return clip(p)
 	}
-	out := strings.Join(parts, "/")
-	if len(out) > 200 {
-		out = out[:200] + "…"
+	return clip(p[:slash[3]+1] + "{key}" + p[end:])
+}
+
+// clip shortens a path for the log.
+func clip(p string) string {
+	if len(p) > 200 {
+		return p[:200] + "…"
 	}
-	return out
+	return p
 }
 
 // statusRecorder remembers the status and size of an answer for logs and metrics.

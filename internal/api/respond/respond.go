@@ -80,5 +80,10 @@ func RouteOf(r *http.Request) string {
 
 // WithRoute returns r carrying a route name for logs and metrics.
 func WithRoute(r *http.Request, route string) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), routeKey{}, route))
+	return r.WithContext(ContextWithRoute(r.Context(), route))
+}
+
+// ContextWithRoute returns ctx carrying a route name, for a request made with it.
+func ContextWithRoute(ctx context.Context, route string) context.Context {
+	return context.WithValue(ctx, routeKey{}, route)
 }
