@@ -18,7 +18,9 @@
 #      nginx (its own config, prefix, pid and logs, loopback port, current user).
 #   5. drives each workload against sportsdb and nginx with the same connections and
 #      duration; runs mixed and search again at half of sportsdb's peak rate (constant rate,
-#      latency counted from when each request was due); reads sportsdb's peak RSS (VmHWM);
+#      latency counted from when each request was due), RATED_RUNS times, each run followed
+#      by nginx at the same rate; the targets take the median run, since one 15-second
+#      window on a shared machine can be disturbed; reads sportsdb's peak RSS (VmHWM);
 #      takes CPU profiles of the same, warm server under one more mixed and search run
 #      (PROFILE=off skips them); times `sportsdb import` of an export of the small dataset
 #      into a new SQLite file.
@@ -30,6 +32,7 @@
 #   BENCH_DATA=DIR         where datasets, binaries, lists and results go (default bench/.data)
 #   DURATION=15s WARMUP=2s measured time and unmeasured warm-up of each run
 #   CONNS=32               connections of every run, both servers
+#   RATED_RUNS=3           runs of each workload at half of peak rate, on each server
 #   PREMIUM_KEYS=48 FREE_KEYS=16   keys the lists spread requests over
 #   LIST_N=5000            requests in the mixed and search lists
 #   ACCESS_LOG=on|off      access logs on both servers (sportsdb at info level to a file,
@@ -47,6 +50,7 @@ DATA=${BENCH_DATA:-$HERE/.data}
 DURATION=${DURATION:-15s}
 WARMUP=${WARMUP:-2s}
 CONNS=${CONNS:-32}
+RATED_RUNS=${RATED_RUNS:-3}
 PREMIUM_KEYS=${PREMIUM_KEYS:-48}
 FREE_KEYS=${FREE_KEYS:-16}
 LIST_N=${LIST_N:-5000}
@@ -64,6 +68,7 @@ LIMITS=${LIMITS:-free:200000,premium:200000,business:200000}
 
 case $SCALE in demo | small | full) ;; *) echo "run.sh: SCALE=$SCALE: want demo, small or full" >&2; exit 2 ;; esac
 case $ACCESS_LOG in on | off) ;; *) echo "run.sh: ACCESS_LOG=$ACCESS_LOG: want on or off" >&2; exit 2 ;; esac
+case $RATED_RUNS in [1-9] | [1-9][0-9]) ;; *) echo "run.sh: RATED_RUNS=$RATED_RUNS: want a number from 1 to 99" >&2; exit 2 ;; esac
 
 BIN=$DATA/bin
 RUN=$DATA/run/$SCALE
@@ -334,9 +339,16 @@ main() {
 		[[ $w == search ]] && peak_search=$rps
 		drive "$w" nginx "$NGINX_ADDR" "$RUN/lists/$w.nginx.txt" >/dev/null
 	done
-	say "mixed and search at half of sportsdb's peak rate"
-	drive mixed sportsdb "$SPORTSDB_ADDR" "$RUN/lists/mixed.txt" "$(awk -v r="$peak_mixed" 'BEGIN{printf "%d", r/2}')" >/dev/null
-	drive search sportsdb "$SPORTSDB_ADDR" "$RUN/lists/search.txt" "$(awk -v r="$peak_search" 'BEGIN{printf "%d", r/2}')" >/dev/null
+	say "mixed and search at half of sportsdb's peak rate, $RATED_RUNS times, each beside nginx at the same rate"
+	local half_mixed half_search i
+	half_mixed=$(awk -v r="$peak_mixed" 'BEGIN{printf "%d", r/2}')
+	half_search=$(awk -v r="$peak_search" 'BEGIN{printf "%d", r/2}')
+	for ((i = 1; i <= RATED_RUNS; i++)); do
+		drive mixed sportsdb "$SPORTSDB_ADDR" "$RUN/lists/mixed.txt" "$half_mixed" >/dev/null
+		drive mixed nginx "$NGINX_ADDR" "$RUN/lists/mixed.nginx.txt" "$half_mixed" >/dev/null
+		drive search sportsdb "$SPORTSDB_ADDR" "$RUN/lists/search.txt" "$half_search" >/dev/null
+		drive search nginx "$NGINX_ADDR" "$RUN/lists/search.nginx.txt" "$half_search" >/dev/null
+	done
 
 	memory "$SPORTSDB_PID"
 	stop "$NGINX_PID"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -148,20 +149,59 @@ func targets(runs []result, metrics []entry) []target {
 	atMost := func(x float64) func(float64) bool { return func(v float64) bool { return v <= x } }
 	hot, okHot := ratioOf(runs, "hot")
 	mixed, okMixed := ratioOf(runs, "mixed")
-	half, okHalf := find(runs, "mixed", "sportsdb", true)
 	search, okSearch := find(runs, "search", "sportsdb", false)
-	searchHalf, okSearchHalf := find(runs, "search", "sportsdb", true)
 	rss, okRSS := metric(metrics, "sportsdb peak RSS")
 	imp, okImp := metric(metrics, "import speed")
 	first, okFirst := metric(metrics, "first answer after start, demo database")
 	return []target{
 		check("hot: sportsdb/nginx req/s", ">= 0.55", hot, okHot, "%.2f", atLeast(0.55)),
 		check("mixed: sportsdb/nginx req/s", ">= 0.30", mixed, okMixed, "%.2f", atLeast(0.30)),
-		check("mixed: p99 at half of peak rate", "<= 10 ms", half.P99, okHalf, "%.2f ms", atMost(10)),
+		ratedP99(runs, "mixed: p99 at half of peak rate", "mixed", 10),
 		check("search: p99 at full load", "<= 5 ms", search.P99, okSearch, "%.2f ms", atMost(5)),
-		check("search: p99 at half of peak rate", "<= 5 ms", searchHalf.P99, okSearchHalf, "%.2f ms", atMost(5)),
+		ratedP99(runs, "search: p99 at half of peak rate", "search", 5),
 		check("sportsdb peak RSS", "<= 300 MB", rss, okRSS, "%.0f MB", atMost(300)),
 		check("import into SQLite", ">= 100000 records/s", imp, okImp, "%.0f records/s", atLeast(100000)),
 		check("first answer after start (demo db)", "<= 1 s", first, okFirst, "%.0f ms", atMost(1000)),
 	}
+}
+
+// ratedP99 checks the p99 of a workload's constant-rate runs on sportsdb against limit ms.
+// When the rate was run several times (run.sh repeats it, alternating with nginx at the
+// same rate, because one 15-second window on a shared machine can be disturbed), the median
+// run counts and every run is shown, with nginx's median at the same rate for reference.
+func ratedP99(runs []result, name, workload string, limit float64) target {
+	wanted := fmt.Sprintf("<= %.0f ms", limit)
+	ours := p99s(runs, workload, "sportsdb")
+	if len(ours) == 0 {
+		return target{name, wanted, "not measured", "-"}
+	}
+	median := ours[(len(ours)-1)/2]
+	t := check(name, wanted, median, true, "%.2f ms", func(v float64) bool { return v <= limit })
+	if len(ours) > 1 {
+		t.measured += fmt.Sprintf(" (median of %d: %s)", len(ours), joinMs(ours))
+	}
+	if ref := p99s(runs, workload, "nginx"); len(ref) > 0 {
+		t.measured += fmt.Sprintf("; nginx at the same rate: %.2f ms", ref[(len(ref)-1)/2])
+	}
+	return t
+}
+
+// p99s are the sorted p99 latencies of a workload's constant-rate runs on a server.
+func p99s(runs []result, workload, server string) []float64 {
+	var out []float64
+	for _, r := range runs {
+		if r.Workload == workload && r.Server == server && r.Rate > 0 {
+			out = append(out, r.P99)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func joinMs(vs []float64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprintf("%.2f", v)
+	}
+	return strings.Join(parts, ", ")
 }
