@@ -65,40 +65,41 @@ func serveCounted(t *testing.T, h http.Handler) (*countingListener, string) {
 	return counted, inner.Addr().String()
 }
 
-// exchange sends requests one after another on one connection and reads each answer.
-func exchange(t *testing.T, addr string, methods ...string) []*http.Response {
+// rawClient sends requests one after another on one connection, as written.
+type rawClient struct {
+	t  *testing.T
+	c  net.Conn
+	br *bufio.Reader
+}
+
+func dialRaw(t *testing.T, addr string) *rawClient {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	br := bufio.NewReader(c)
-	var out []*http.Response
-	for _, m := range methods {
-		if _, err := io.WriteString(c, m+" /x HTTP/1.1\r\nHost: t\r\n\r\n"); err != nil {
-			t.Fatal(err)
-		}
-		req, _ := http.NewRequest(m, "http://t/x", nil)
-		resp, err := http.ReadResponse(br, req)
-		if err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatalf("%s body: %v", m, err)
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		out = append(out, resp)
-	}
-	return out
+	return &rawClient{t: t, c: c, br: bufio.NewReader(c)}
 }
 
-func bodyOf(t *testing.T, r *http.Response) []byte {
-	t.Helper()
-	b, _ := io.ReadAll(r.Body)
-	return b
+// do sends a request for target with extra header lines ("Name: value\r\n" each) and
+// returns the answer and its body.
+func (rc *rawClient) do(method, target, extra string) (*http.Response, []byte) {
+	rc.t.Helper()
+	if _, err := io.WriteString(rc.c, method+" "+target+" HTTP/1.1\r\nHost: t\r\n"+extra+"\r\n"); err != nil {
+		rc.t.Fatal(err)
+	}
+	req, _ := http.NewRequest(method, "http://t"+target, nil)
+	resp, err := http.ReadResponse(rc.br, req)
+	if err != nil {
+		rc.t.Fatalf("%s %s %q: %v", method, target, extra, err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		rc.t.Fatalf("%s %s %q: body: %v", method, target, extra, err)
+	}
+	return resp, body
 }
 
 func TestHeldAnswerLeavesInOneWrite(t *testing.T) {
@@ -110,10 +111,10 @@ func TestHeldAnswerLeavesInOneWrite(t *testing.T) {
 		}
 		_, _ = w.Write(body)
 	}))
-	resps := exchange(t, addr, "GET", "GET", "HEAD", "GET")
-	for i, r := range resps {
-		got := bodyOf(t, r)
-		if r.Request.Method == http.MethodHead {
+	rc := dialRaw(t, addr)
+	for i, m := range []string{"GET", "GET", "HEAD", "GET"} {
+		r, got := rc.do(m, "/x", "")
+		if m == http.MethodHead {
 			if len(got) != 0 || r.ContentLength != int64(len(body)) {
 				t.Errorf("answer %d (HEAD): body %d bytes, Content-Length %d", i, len(got), r.ContentLength)
 			}
@@ -142,9 +143,9 @@ func TestHeldAnswerCutShortStillLeaves(t *testing.T) {
 		w.Header().Set("Content-Length", "5")
 		_, _ = io.WriteString(w, "short")
 	}))
-	resps := exchange(t, addr, "GET", "GET")
-	for i, r := range resps {
-		if got := string(bodyOf(t, r)); got != "short" {
+	rc := dialRaw(t, addr)
+	for i := range 2 {
+		if _, got := rc.do("GET", "/x", ""); string(got) != "short" {
 			t.Errorf("answer %d: body %q, want %q", i, got, "short")
 		}
 	}
@@ -161,15 +162,12 @@ func TestHeldAnswerBeforeSendfile(t *testing.T) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		_, _ = io.Copy(w, bytes.NewReader(body))
 	}))
-	for i, r := range exchange(t, addr, "GET", "GET") {
-		if got := bodyOf(t, r); !bytes.Equal(got, body) {
+	rc := dialRaw(t, addr)
+	for i := range 2 {
+		if _, got := rc.do("GET", "/x", ""); !bytes.Equal(got, body) {
 			t.Errorf("answer %d: %d bytes, want %d", i, len(got), len(body))
 		}
 	}
-}
-
-func TestHoldAnswerWithoutAnswerConn(t *testing.T) {
-	holdAnswer(context.Background(), 100) // no connection in the context: nothing to hold
 }
 
 // The response cache holds every answer it sends from memory: computed or cached, plain or
@@ -181,48 +179,36 @@ func TestCacheAnswersLeaveInOneWrite(t *testing.T) {
 	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.serve(w, r, tg, store.Premium, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, big) })
 	}))
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	br := bufio.NewReader(conn)
-	ask := func(method, extra string) *http.Response {
+	rc := dialRaw(t, addr)
+	ask := func(method, extra string) (*http.Response, []byte) {
 		t.Helper()
 		before := len(counted.sizes())
-		_, _ = io.WriteString(conn, method+" /api/v1/json/k/searchteams.php?t=Arsenal HTTP/1.1\r\nHost: t\r\n"+extra+"\r\n")
-		req, _ := http.NewRequest(method, "http://t/", nil)
-		resp, err := http.ReadResponse(br, req)
-		if err != nil {
-			t.Fatalf("%s %q: %v", method, extra, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp, body := rc.do(method, "/api/v1/json/k/searchteams.php?t=Arsenal", extra)
 		if n := len(counted.sizes()) - before; n != 1 {
 			t.Errorf("%s %q: %d writes, want 1", method, extra, n)
 		}
-		return resp
+		return resp, body
 	}
 	for _, step := range []string{"computed", "cached"} {
-		if got := string(bodyOf(t, ask("GET", ""))); got != big {
+		if _, got := ask("GET", ""); string(got) != big {
 			t.Errorf("%s: body of %d bytes, want %d", step, len(got), len(big))
 		}
 	}
-	gz := ask("GET", "Accept-Encoding: gzip\r\n")
-	zr, err := gzip.NewReader(gz.Body)
+	gz, zipped := ask("GET", "Accept-Encoding: gzip\r\n")
+	zr, err := gzip.NewReader(bytes.NewReader(zipped))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := io.ReadAll(zr); string(got) != big {
 		t.Errorf("gzip: %d bytes once unzipped, want %d", len(got), len(big))
 	}
-	if r := ask("GET", "If-None-Match: "+gz.Header.Get("Etag")+"\r\n"); r.StatusCode != http.StatusNotModified {
+	if r, _ := ask("GET", "If-None-Match: "+gz.Header.Get("Etag")+"\r\n"); r.StatusCode != http.StatusNotModified {
 		t.Errorf("If-None-Match: status %d, want 304", r.StatusCode)
 	}
-	if r := ask("HEAD", ""); r.ContentLength != int64(len(big)) {
+	if r, _ := ask("HEAD", ""); r.ContentLength != int64(len(big)) {
 		t.Errorf("HEAD: Content-Length %d, want %d", r.ContentLength, len(big))
 	}
-	if got := string(bodyOf(t, ask("GET", ""))); got != big {
+	if _, got := ask("GET", ""); string(got) != big {
 		t.Errorf("after HEAD: body of %d bytes, want %d", len(got), len(big))
 	}
 }
