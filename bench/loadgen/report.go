@@ -133,6 +133,9 @@ func metric(metrics []entry, name string) (float64, bool) {
 
 type target struct{ name, wanted, measured, met string }
 
+func atLeast(x float64) func(float64) bool { return func(v float64) bool { return v >= x } }
+func atMost(x float64) func(float64) bool  { return func(v float64) bool { return v <= x } }
+
 func check(name, wanted string, v float64, ok bool, format string, pass func(float64) bool) target {
 	if !ok {
 		return target{name, wanted, "not measured", "-"}
@@ -145,8 +148,6 @@ func check(name, wanted string, v float64, ok bool, format string, pass func(flo
 }
 
 func targets(runs []result, metrics []entry) []target {
-	atLeast := func(x float64) func(float64) bool { return func(v float64) bool { return v >= x } }
-	atMost := func(x float64) func(float64) bool { return func(v float64) bool { return v <= x } }
 	hot, okHot := ratioOf(runs, "hot")
 	mixed, okMixed := ratioOf(runs, "mixed")
 	search, okSearch := find(runs, "search", "sportsdb", false)
@@ -176,7 +177,7 @@ func ratedP99(runs []result, name, workload string, limit float64) target {
 		return target{name, wanted, "not measured", "-"}
 	}
 	median := ours[(len(ours)-1)/2]
-	t := check(name, wanted, median, true, "%.2f ms", func(v float64) bool { return v <= limit })
+	t := check(name, wanted, median, true, "%.2f ms", atMost(limit))
 	if len(ours) > 1 {
 		t.measured += fmt.Sprintf(" (median of %d: %s)", len(ours), joinMs(ours))
 	}
