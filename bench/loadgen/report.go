@@ -84,6 +84,7 @@ func report(w io.Writer, runs []result, metrics []entry) {
 		fmt.Fprintf(w, "| %s | %s | %d | %.0f | %.2f | %.2f | %.1f | %d | %s |\n",
 			name, r.Server, r.Conns, r.RPS, r.P50, r.P99, r.Max, r.Errors, ratio)
 	}
+	sizeTable(w, runs)
 	if len(metrics) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| measurement | value | note |")
@@ -98,6 +99,54 @@ func report(w io.Writer, runs []result, metrics []entry) {
 	for _, t := range targets(runs, metrics) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", t.name, t.wanted, t.measured, t.met)
 	}
+}
+
+// sizeTable prints, for each constant-rate run, the p99 of each answer-size class and how
+// many of the run's slowest 1% of answers fell in it.
+func sizeTable(w io.Writer, runs []result) {
+	var rated []result
+	for _, r := range runs {
+		if r.Rate > 0 && len(r.BySize) > 0 {
+			rated = append(rated, r)
+		}
+	}
+	if len(rated) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Constant-rate runs by answer size: p99 ms (answers among the run's slowest 1% / answers)")
+	fmt.Fprintln(w)
+	head, rule := "| workload | server |", "|---|---|"
+	lower := 0
+	for _, b := range sizeBounds {
+		if b == 0 {
+			head += fmt.Sprintf(" >= %s |", kib(lower))
+		} else {
+			head += fmt.Sprintf(" %s-%s |", kib(lower), kib(b))
+		}
+		rule += "---:|"
+		lower = b
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, rule)
+	for _, r := range rated {
+		row := fmt.Sprintf("| %s @ %.0f/s | %s |", r.Workload, r.Rate, r.Server)
+		for _, c := range r.BySize {
+			if c.Requests == 0 {
+				row += " - |"
+				continue
+			}
+			row += fmt.Sprintf(" %.2f (%d/%d) |", c.P99, c.Tail, c.Requests)
+		}
+		fmt.Fprintln(w, row)
+	}
+}
+
+func kib(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%dK", n>>10)
 }
 
 // ratioOf is sportsdb's rate over nginx's for a workload run as fast as possible.

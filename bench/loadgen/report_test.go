@@ -15,7 +15,7 @@ const sampleResults = `{"type":"metric","name":"load average at start","value":"
 {"type":"run","run":{"workload":"mixed","server":"sportsdb","connections":32,"seconds":15,"requests":30000,"rps":2000,"p50_ms":5,"p99_ms":50,"max_ms":90,"errors":3,"status":{"200":29997,"503":3}}}
 {"type":"run","run":{"workload":"mixed","server":"nginx","connections":32,"seconds":15,"requests":120000,"rps":8000,"p50_ms":1,"p99_ms":6,"max_ms":9,"errors":0,"status":{"200":120000}}}
 {"type":"run","run":{"workload":"mixed","server":"sportsdb","target_rate":1000,"connections":32,"seconds":15,"requests":15000,"rps":1000,"p50_ms":1,"p99_ms":8.5,"max_ms":30,"errors":0,"status":{"200":15000}}}
-{"type":"run","run":{"workload":"search","server":"sportsdb","target_rate":5000,"connections":32,"seconds":15,"requests":75000,"rps":5000,"p50_ms":0.5,"p99_ms":9.1,"max_ms":30,"errors":0,"status":{"200":75000}}}
+{"type":"run","run":{"workload":"search","server":"sportsdb","target_rate":5000,"connections":32,"seconds":15,"requests":75000,"rps":5000,"p50_ms":0.5,"p99_ms":9.1,"max_ms":30,"errors":0,"status":{"200":75000},"by_size":[{"below_bytes":4096,"requests":50000,"p50_ms":0.4,"p99_ms":1.5,"in_slowest_1pct":150},{"below_bytes":16384,"requests":19000,"p50_ms":0.5,"p99_ms":2.25,"in_slowest_1pct":200},{"below_bytes":65536,"requests":6000,"p50_ms":0.9,"p99_ms":12,"in_slowest_1pct":400},{"below_bytes":0,"requests":0,"p50_ms":0,"p99_ms":0,"in_slowest_1pct":0}]}}
 {"type":"run","run":{"workload":"search","server":"nginx","target_rate":5000,"connections":32,"seconds":15,"requests":75000,"rps":5000,"p50_ms":0.5,"p99_ms":2.5,"max_ms":30,"errors":0,"status":{"200":75000}}}
 {"type":"run","run":{"workload":"search","server":"sportsdb","target_rate":5000,"connections":32,"seconds":15,"requests":75000,"rps":5000,"p50_ms":0.5,"p99_ms":4.2,"max_ms":30,"errors":0,"status":{"200":75000}}}
 {"type":"run","run":{"workload":"search","server":"nginx","target_rate":5000,"connections":32,"seconds":15,"requests":75000,"rps":5000,"p50_ms":0.5,"p99_ms":2.1,"max_ms":30,"errors":0,"status":{"200":75000}}}
@@ -64,6 +64,8 @@ func TestReportTable(t *testing.T) {
 		"| mixed | sportsdb | 32 | 2000 | 5.00 | 50.00 | 90.0 | 3 | 0.25 |",
 		"| mixed @ 1000/s | sportsdb | 32 | 1000 | 1.00 | 8.50 | 30.0 | 0 |  |",
 		"| load average at start | 1.00 2.00 3.00  | shared |",
+		"| workload | server | 0-4K | 4K-16K | 16K-64K | >= 64K |",
+		"| search @ 5000/s | sportsdb | 1.50 (150/50000) | 2.25 (200/19000) | 12.00 (400/6000) | - |",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q:\n%s", want, text)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,10 +82,28 @@ type result struct {
 	Status     map[string]int `json:"status"`
 	BodyBytes  int64          `json:"body_bytes"`
 	FirstError string         `json:"first_error,omitempty"`
+	// BySize splits the answers by body size, to show which sizes make the tail.
+	BySize []sizeClass `json:"by_size,omitempty"`
 }
+
+// sizeClass is the latency of the answers whose body size is below Below bytes (0: no
+// bound) and at least the bound of the class before it. Tail counts those among the slowest
+// 1% of the run.
+type sizeClass struct {
+	Below    int     `json:"below_bytes"`
+	Requests int     `json:"requests"`
+	P50      float64 `json:"p50_ms"`
+	P99      float64 `json:"p99_ms"`
+	Tail     int     `json:"in_slowest_1pct"`
+}
+
+// sizeBounds are the upper bounds of the size classes: the answers the server writes from
+// memory in one write, from memory in one held write, from a file, and large ones.
+var sizeBounds = []int{4 << 10, 16 << 10, 64 << 10, 0}
 
 type workerStats struct {
 	lat      []time.Duration
+	size     []int // body size of each answer in lat
 	status   map[int]int
 	netErrs  int
 	bytes    int64
@@ -184,6 +203,7 @@ func work(ctx context.Context, c *conn, reqs []request, next int, start, end tim
 			continue
 		}
 		st.lat = append(st.lat, done.Sub(sent))
+		st.size = append(st.size, n)
 		st.status[status]++
 		st.bytes += int64(n)
 	}
@@ -192,8 +212,12 @@ func work(ctx context.Context, c *conn, reqs []request, next int, start, end tim
 func summarise(stats []*workerStats, l load) result {
 	r := result{Conns: l.connections, Rate: l.rate, Seconds: l.duration.Seconds(), Status: map[string]int{}}
 	var lat []time.Duration
+	var sized []sizedLatency
 	for _, st := range stats {
 		lat = append(lat, st.lat...)
+		for i, d := range st.lat {
+			sized = append(sized, sizedLatency{d, st.size[i]})
+		}
 		for code, n := range st.status {
 			r.Status[strconv.Itoa(code)] += n
 			if !okStatus(code) {
@@ -216,7 +240,44 @@ func summarise(stats []*workerStats, l load) result {
 	if len(lat) > 0 {
 		r.Max = ms(lat[len(lat)-1])
 	}
+	r.BySize = bySize(sized, len(lat)-int(math.Ceil(0.01*float64(len(lat)))))
 	return r
+}
+
+type sizedLatency struct {
+	lat  time.Duration
+	size int
+}
+
+// bySize splits the answers into sizeBounds' classes. The answers of rank tailFrom and
+// above in latency order are the run's slowest 1%.
+func bySize(sized []sizedLatency, tailFrom int) []sizeClass {
+	if len(sized) == 0 {
+		return nil
+	}
+	slices.SortFunc(sized, func(a, b sizedLatency) int { return cmp.Compare(a.lat, b.lat) })
+	class := func(size int) int {
+		for i, b := range sizeBounds {
+			if b == 0 || size < b {
+				return i
+			}
+		}
+		return len(sizeBounds) - 1
+	}
+	lats := make([][]time.Duration, len(sizeBounds))
+	out := make([]sizeClass, len(sizeBounds))
+	for rank, s := range sized {
+		i := class(s.size)
+		lats[i] = append(lats[i], s.lat) // in latency order, so sorted
+		if rank >= tailFrom {
+			out[i].Tail++
+		}
+	}
+	for i, b := range sizeBounds {
+		out[i].Below, out[i].Requests = b, len(lats[i])
+		out[i].P50, out[i].P99 = ms(percentile(lats[i], 50)), ms(percentile(lats[i], 99))
+	}
+	return out
 }
 
 // okStatus: a 2xx answer, or 304 to a conditional request.

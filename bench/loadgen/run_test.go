@@ -126,3 +126,44 @@ func TestPercentile(t *testing.T) {
 		t.Error("percentile of nothing is not 0")
 	}
 }
+
+// The split by answer size puts each answer in its class, and the slowest 1% of the run
+// where the slow answers are.
+func TestRunSplitsLatencyBySize(t *testing.T) {
+	big := strings.Repeat("x", 20<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/big" {
+			time.Sleep(3 * time.Millisecond)
+			w.Write([]byte(big))
+			return
+		}
+		w.Write([]byte(`{"teams":null}`))
+	}))
+	t.Cleanup(srv.Close)
+	list := []line{{target: "/big"}}
+	for range 9 {
+		list = append(list, line{target: "/small"})
+	}
+	res, err := runLoad(context.Background(), load{addr: strings.TrimPrefix(srv.URL, "http://"), list: list,
+		connections: 1, duration: 400 * time.Millisecond, timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.BySize) != len(sizeBounds) {
+		t.Fatalf("%d size classes, want %d", len(res.BySize), len(sizeBounds))
+	}
+	small, large := res.BySize[0], res.BySize[2]
+	if small.Below != 4<<10 || large.Below != 64<<10 {
+		t.Errorf("class bounds %d and %d", small.Below, large.Below)
+	}
+	if small.Requests+large.Requests != res.Requests || res.BySize[1].Requests != 0 || res.BySize[3].Requests != 0 {
+		t.Errorf("classes %+v do not split the %d requests by size", res.BySize, res.Requests)
+	}
+	wantTail := (res.Requests + 99) / 100
+	if large.Tail != wantTail || small.Tail != 0 {
+		t.Errorf("slowest 1%% (%d answers): %d large, %d small; the large ones are the slow ones", wantTail, large.Tail, small.Tail)
+	}
+	if large.P50 < 3 || small.P99 >= large.P50 {
+		t.Errorf("large p50 %.2f ms, small p99 %.2f ms: large answers wait 3 ms", large.P50, small.P99)
+	}
+}
