@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -39,5 +40,30 @@ func TestGoMemoryLimit(t *testing.T) {
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Fatalf("GOMEMLIMIT set: GC percent changed to %d, the heap has no limit of ours", got)
+	}
+}
+
+// serve runs procsPerCPU goroutines at once for each CPU, however many times it starts in
+// one process, unless GOMAXPROCS is set.
+func TestMoreProcs(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(before) })
+	if env, set := os.LookupEnv("GOMAXPROCS"); set {
+		t.Cleanup(func() { os.Setenv("GOMAXPROCS", env) })
+	}
+	os.Unsetenv("GOMAXPROCS")
+	runtime.SetDefaultGOMAXPROCS()
+	cpus := runtime.GOMAXPROCS(0)
+	for range 2 {
+		moreProcs()
+		if got := runtime.GOMAXPROCS(0); got != procsPerCPU*cpus {
+			t.Fatalf("GOMAXPROCS %d for %d CPUs, want %d", got, cpus, procsPerCPU*cpus)
+		}
+	}
+	t.Setenv("GOMAXPROCS", "3")
+	runtime.GOMAXPROCS(3)
+	moreProcs()
+	if got := runtime.GOMAXPROCS(0); got != 3 {
+		t.Fatalf("GOMAXPROCS set to 3: changed to %d", got)
 	}
 }

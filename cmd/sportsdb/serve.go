@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -128,6 +129,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "sportsdb listening on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "try: curl http://%s/api/v1/json/123/all_sports.php\n", ln.Addr())
+	// Only now: the store's connections and the cache's background refreshes are sized by
+	// the CPUs, from GOMAXPROCS as the runtime set it.
+	moreProcs()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -226,6 +230,30 @@ func limitGoMemory(cacheMB int) {
 	}
 	debug.SetMemoryLimit(int64(cacheMB+goHeadroomMB) << 20)
 	collectLessOften()
+}
+
+// procsPerCPU is how many goroutines serve runs at once for each CPU it may use.
+//
+// A goroutine keeps its runtime processor while it is in a system call, and a server spends
+// much of its time in them: reading requests, writing answers and its log. On loopback a
+// socket write also does the client's side of the delivery. With one processor per CPU both
+// were often held in system calls while other answers were ready to go: under full load a
+// fifth of a 2-CPU machine's time was idle, the server using one CPU of the two. With four
+// per CPU the system schedules the threads instead. At full scale, alternating with one per
+// CPU in the same run (client on the same machine): hot lookups 41,000 -> 53,000 requests/s,
+// searches 32,000 -> 43,000 with p99 6.4 -> 1.9 ms, mixed p99 7.4 -> 5.4 ms, searches at a
+// constant 16,000/s p99 3.6 -> 2.5 ms. Two per CPU gained most of the throughput but less of
+// the p99.
+const procsPerCPU = 4
+
+// moreProcs runs procsPerCPU goroutines at once for each CPU the runtime would use by
+// default (which follows the CPU quota of a container), unless GOMAXPROCS is set.
+func moreProcs() {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return
+	}
+	runtime.SetDefaultGOMAXPROCS()
+	runtime.GOMAXPROCS(procsPerCPU * runtime.GOMAXPROCS(0))
 }
 
 // collectLessOften lets the heap grow to five times what is live before the collector runs,
