@@ -127,13 +127,11 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-// The split by answer size puts each answer in its class, and the slowest 1% of the run
-// where the slow answers are.
-func TestRunSplitsLatencyBySize(t *testing.T) {
+// A run puts each answer in the class of its body size.
+func TestRunSplitsAnswersBySize(t *testing.T) {
 	big := strings.Repeat("x", 20<<10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/big" {
-			time.Sleep(3 * time.Millisecond)
 			w.Write([]byte(big))
 			return
 		}
@@ -145,7 +143,7 @@ func TestRunSplitsLatencyBySize(t *testing.T) {
 		list = append(list, line{target: "/small"})
 	}
 	res, err := runLoad(context.Background(), load{addr: strings.TrimPrefix(srv.URL, "http://"), list: list,
-		connections: 1, duration: 400 * time.Millisecond, timeout: time.Second})
+		connections: 1, duration: 300 * time.Millisecond, timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,14 +154,40 @@ func TestRunSplitsLatencyBySize(t *testing.T) {
 	if small.Below != 4<<10 || large.Below != 64<<10 {
 		t.Errorf("class bounds %d and %d", small.Below, large.Below)
 	}
-	if small.Requests+large.Requests != res.Requests || res.BySize[1].Requests != 0 || res.BySize[3].Requests != 0 {
+	if large.Requests == 0 || small.Requests+large.Requests != res.Requests || res.BySize[1].Requests != 0 || res.BySize[3].Requests != 0 {
 		t.Errorf("classes %+v do not split the %d requests by size", res.BySize, res.Requests)
 	}
-	wantTail := (res.Requests + 99) / 100
-	if large.Tail != wantTail || small.Tail != 0 {
-		t.Errorf("slowest 1%% (%d answers): %d large, %d small; the large ones are the slow ones", wantTail, large.Tail, small.Tail)
+	if tail := small.Tail + large.Tail; tail != (res.Requests+99)/100 {
+		t.Errorf("%d answers counted in the slowest 1%% of %d", tail, res.Requests)
 	}
-	if large.P50 < 3 || small.P99 >= large.P50 {
-		t.Errorf("large p50 %.2f ms, small p99 %.2f ms: large answers wait 3 ms", large.P50, small.P99)
+}
+
+// The slowest 1% is counted in the classes its answers belong to, and each class has its
+// own percentiles.
+func TestBySize(t *testing.T) {
+	var sized []sizedLatency
+	for i := range 990 { // small answers of 1.000-1.989 ms
+		sized = append(sized, sizedLatency{time.Millisecond + time.Duration(i)*time.Microsecond, 100})
+	}
+	for i := range 10 { // large ones of 5-14 ms: the slowest 1%
+		sized = append(sized, sizedLatency{time.Duration(5+i) * time.Millisecond, 100 << 10})
+	}
+	got := bySize(sized, len(sized)-10)
+	want := []sizeClass{
+		{Below: 4 << 10, Requests: 990, P50: 1.494, P99: 1.98},
+		{Below: 16 << 10},
+		{Below: 64 << 10},
+		{Below: 0, Requests: 10, P50: 9, P99: 14, Tail: 10},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d classes, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("class %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if bySize(nil, 0) != nil {
+		t.Error("classes of no answers")
 	}
 }
