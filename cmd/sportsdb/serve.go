@@ -247,7 +247,8 @@ func limitGoMemory(cacheMB int) {
 const procsPerCPU = 4
 
 // moreProcs runs procsPerCPU goroutines at once for each CPU the runtime would use by
-// default (which follows the CPU quota of a container), unless GOMAXPROCS is set.
+// default (which follows the CPU quota of a container), unless GOMAXPROCS is set. The count
+// is taken at start: a quota changed later is not followed, as with GOMAXPROCS set.
 func moreProcs() {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return
