@@ -102,8 +102,7 @@ type sizeClass struct {
 var sizeBounds = []int{4 << 10, 16 << 10, 64 << 10, 0}
 
 type workerStats struct {
-	lat      []time.Duration
-	size     []int // body size of each answer in lat
+	answers  []sizedLatency
 	status   map[int]int
 	netErrs  int
 	bytes    int64
@@ -202,8 +201,7 @@ func work(ctx context.Context, c *conn, reqs []request, next int, start, end tim
 			}
 			continue
 		}
-		st.lat = append(st.lat, done.Sub(sent))
-		st.size = append(st.size, n)
+		st.answers = append(st.answers, sizedLatency{done.Sub(sent), n})
 		st.status[status]++
 		st.bytes += int64(n)
 	}
@@ -211,13 +209,9 @@ func work(ctx context.Context, c *conn, reqs []request, next int, start, end tim
 
 func summarise(stats []*workerStats, l load) result {
 	r := result{Conns: l.connections, Rate: l.rate, Seconds: l.duration.Seconds(), Status: map[string]int{}}
-	var lat []time.Duration
-	var sized []sizedLatency
+	var answers []sizedLatency
 	for _, st := range stats {
-		lat = append(lat, st.lat...)
-		for i, d := range st.lat {
-			sized = append(sized, sizedLatency{d, st.size[i]})
-		}
+		answers = append(answers, st.answers...)
 		for code, n := range st.status {
 			r.Status[strconv.Itoa(code)] += n
 			if !okStatus(code) {
@@ -231,31 +225,35 @@ func summarise(stats []*workerStats, l load) result {
 		}
 	}
 	r.Errors += r.NetErrors
+	slices.SortFunc(answers, func(a, b sizedLatency) int { return cmp.Compare(a.lat, b.lat) })
+	lat := make([]time.Duration, len(answers))
+	for i, a := range answers {
+		lat[i] = a.lat
+	}
 	r.Requests = len(lat)
 	r.RPS = round(float64(len(lat))/l.duration.Seconds(), 1)
-	slices.Sort(lat)
 	r.P50 = ms(percentile(lat, 50))
 	r.P90 = ms(percentile(lat, 90))
 	r.P99 = ms(percentile(lat, 99))
 	if len(lat) > 0 {
 		r.Max = ms(lat[len(lat)-1])
 	}
-	r.BySize = bySize(sized, len(lat)-int(math.Ceil(0.01*float64(len(lat)))))
+	r.BySize = bySize(answers, len(lat)-int(math.Ceil(0.01*float64(len(lat)))))
 	return r
 }
 
+// sizedLatency is one answer's latency and body size.
 type sizedLatency struct {
 	lat  time.Duration
 	size int
 }
 
-// bySize splits the answers into sizeBounds' classes. The answers of rank tailFrom and
-// above in latency order are the run's slowest 1%.
-func bySize(sized []sizedLatency, tailFrom int) []sizeClass {
-	if len(sized) == 0 {
+// bySize splits answers, sorted by latency, into sizeBounds' classes. The answers from rank
+// tailFrom on are the run's slowest 1%.
+func bySize(answers []sizedLatency, tailFrom int) []sizeClass {
+	if len(answers) == 0 {
 		return nil
 	}
-	slices.SortFunc(sized, func(a, b sizedLatency) int { return cmp.Compare(a.lat, b.lat) })
 	class := func(size int) int {
 		for i, b := range sizeBounds {
 			if b == 0 || size < b {
@@ -266,7 +264,7 @@ func bySize(sized []sizedLatency, tailFrom int) []sizeClass {
 	}
 	lats := make([][]time.Duration, len(sizeBounds))
 	out := make([]sizeClass, len(sizeBounds))
-	for rank, s := range sized {
+	for rank, s := range answers {
 		i := class(s.size)
 		lats[i] = append(lats[i], s.lat) // in latency order, so sorted
 		if rank >= tailFrom {
