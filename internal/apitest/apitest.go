@@ -193,14 +193,15 @@ func (unlimited) Allow(context.Context, string, int) (ratelimit.Decision, error)
 }
 func (unlimited) Healthy() (bool, string) { return true, "unlimited (tests)" }
 
-// Fixture is one recorded response of the public service (shared/fixtures/urls.tsv).
+// Fixture is one recorded response of the public service (testdata/recorded/urls.tsv).
 type Fixture struct {
 	Set, Name, PathQuery, Auth string
 	// File is the body's path; URL is PathQuery with {key} left in place.
 	File string
 }
 
-// FixturesDir is shared/fixtures, found beside the repository root.
+// FixturesDir is testdata/recorded at the repository root: the recorded responses live in
+// the repository, so a clone alone passes its tests.
 func FixturesDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -217,9 +218,9 @@ func FixturesDir(t testing.TB) string {
 		}
 		dir = parent
 	}
-	fx := filepath.Join(filepath.Dir(dir), "shared", "fixtures")
+	fx := filepath.Join(dir, "testdata", "recorded")
 	if _, err := os.Stat(fx); err != nil {
-		t.Fatalf("fixtures not found beside the repository: %v", err)
+		t.Fatalf("recorded responses not found: %v", err)
 	}
 	return fx
 }

@@ -14,7 +14,7 @@ import (
 	"sportsdb/internal/store"
 )
 
-const fixtures = "../../../shared/fixtures"
+const fixtures = "../../testdata/recorded"
 
 // collectTx is a store.Tx that keeps what the importer upserts, to test reading alone.
 type collectTx struct{ recs []record.Record }

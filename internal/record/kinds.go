@@ -1,6 +1,6 @@
 package record
 
-// Field lists below are copied from responses of the public service (shared/fixtures) where
+// Field lists below are copied from responses of the public service (testdata/recorded) where
 // one was recorded, and from the spec otherwise. Order matters: it is the order on the wire.
 
 var descriptions = []string{"strDescriptionEN", "strDescriptionDE", "strDescriptionFR", "strDescriptionCN", "strDescriptionIT", "strDescriptionJP", "strDescriptionRU", "strDescriptionES", "strDescriptionPT", "strDescriptionSE", "strDescriptionNL", "strDescriptionHU", "strDescriptionNO", "strDescriptionIL", "strDescriptionPL"}

@@ -11,7 +11,7 @@ import (
 // Every record of every recorded response must be recognised, and every field it carries
 // must be a field of its kind.
 func TestFixturesDetectAndFit(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/fixtures/*/*.json")
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
 	if len(files) == 0 {
 		t.Fatal("no fixtures found")
 	}
