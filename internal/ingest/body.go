@@ -77,7 +77,7 @@ func (b *bodyReader) readObject() error {
 	case errors.As(err, &te) && (te.what == "an array" || te.what == "an object"):
 		return b.readEnvelope()
 	case te != nil:
-		return fmt.Errorf("key %s holds %s; want an array of records, null or a message", te.field, te.what)
+		return fmt.Errorf("key %s holds %s; want an array of records, null or a message", safeName(te.field), te.what)
 	}
 	return err
 }
@@ -89,7 +89,7 @@ func (b *bodyReader) noteMessages() {
 	var parts []string
 	for _, f := range b.obj.fields {
 		if !f.null {
-			parts = append(parts, f.name+": "+fixUTF8(text[f.start:f.end]))
+			parts = append(parts, safeName(f.name)+": "+safeName(text[f.start:f.end]))
 		}
 	}
 	if len(parts) > 0 {
@@ -161,7 +161,7 @@ func (b *bodyReader) readEnvelopeValue(key string) error {
 		}); err != nil {
 			return err
 		}
-		b.messages = append(b.messages, key+": "+fixUTF8(string(msg)))
+		b.messages = append(b.messages, safeName(key)+": "+safeName(string(msg)))
 		return nil
 	}
 	return fmt.Errorf("key %q holds %s; want an array of records, null or a message", key, valueType(c))
@@ -178,7 +178,7 @@ func (b *bodyReader) readArray(label string) error {
 		return nil
 	}
 	for i := 0; ; i++ {
-		where := func() string { return fmt.Sprintf("%s[%d]", label, i) }
+		where := func() string { return fmt.Sprintf("%s[%d]", safeName(label), i) }
 		if err := b.r.parse(b.obj.parse); err != nil {
 			return &FileError{Where: where(), Err: err}
 		}

@@ -44,9 +44,9 @@ type FileError struct {
 
 func (e *FileError) Error() string {
 	if e.Where == "" {
-		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+		return fmt.Sprintf("%s: %v", safeName(e.Path), e.Err)
 	}
-	return fmt.Sprintf("%s: %s: %v", e.Path, e.Where, e.Err)
+	return fmt.Sprintf("%s: %s: %v", safeName(e.Path), e.Where, e.Err)
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
