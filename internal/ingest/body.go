@@ -256,6 +256,9 @@ func (b *bodyReader) readLines(line int) error {
 			return n, err
 		})
 		if err != nil {
+			if b.truncatedLine() {
+				err = errTruncatedLine
+			}
 			return &FileError{Where: where(), Err: err}
 		}
 		if err := b.onRecord(b.obj, where); err != nil {
@@ -265,6 +268,25 @@ func (b *bodyReader) readLines(line int) error {
 			return &FileError{Where: where(), Err: err}
 		}
 	}
+}
+
+var errTruncatedLine = errors.New("the line is truncated: it ends inside its record, and the next line starts another record")
+
+// truncatedLine says whether the record that failed to parse at the reader's position is a
+// line cut short (a file cut mid-record, then appended to): its line alone ends inside the
+// record, and the next line that is not blank starts another record. Read on into that
+// line, such a record fails with an error about the next record's text, which misleads.
+func (b *bodyReader) truncatedLine() bool {
+	s := b.r.buf[b.r.pos:b.r.end]
+	nl := bytes.IndexByte(s, '\n')
+	if nl < 0 {
+		return false
+	}
+	if _, err := newObjectParser().parse(s[:nl]); !errors.Is(err, errShort) {
+		return false
+	}
+	rest := bytes.TrimLeft(s[nl+1:], " \t\r\n")
+	return len(rest) > 0 && rest[0] == '{'
 }
 
 // endOfLine checks that nothing but white space follows a record on its line.

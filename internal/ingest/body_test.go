@@ -246,6 +246,12 @@ func TestBodyErrors(t *testing.T) {
 		{"ndjson bad line", "a.ndjson", ok + "\n\n" + `{"idTeam":"2","strTeam":false}` + "\n", "line 3", "holds a boolean"},
 		{"ndjson two values", "a.ndjson", ok + "\n" + ok + " " + ok + "\n", "line 2", "more than one value on the line"},
 		{"ndjson unknown kind", "a.ndjson", ok + "\n" + `{"x":"1"}`, "line 2", "no record kind"},
+		{"ndjson line cut in a string", "a.ndjson", ok + "\n" + `{"idTeam":"2","strTe` + "\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson line cut after a name", "a.ndjson", ok + "\n" + `{"idTeam":"2","strTeam":` + "\r\n\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson line cut after a comma", "a.ndjson", ok + "\n" + `{"idTeam":"2",` + "\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson line cut after a value", "a.ndjson", ok + "\n" + `{"idTeam":"2"` + "\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson file cut", "a.ndjson", ok + "\n" + `{"idTeam":"2","strTeam":"B",`, "line 2", "the file ends inside a value (truncated JSON)"},
+		{"ndjson record over two lines, then bad", "a.ndjson", ok + "\n" + `{"idTeam":"2",` + "\n" + `"strTeam":true}`, "line 2", "field strTeam holds a boolean"},
 		{"ndjson envelope", "a.ndjson", `{"teams":[` + ok + `]}`, "line 1", "holds an array"},
 	}
 	for _, c := range cases {
