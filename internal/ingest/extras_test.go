@@ -125,4 +125,3 @@ func TestExtrasInAnswers(t *testing.T) {
 		})
 	}
 }
-
