@@ -219,14 +219,6 @@ func (b *bodyReader) syntaxAt(off int64, format string, args ...any) error {
 	return fmt.Errorf("invalid JSON at byte %d: %s", off, fmt.Sprintf(format, args...))
 }
 
-// readNDJSON reads one record object per line; blank lines are skipped.
-func (b *bodyReader) readNDJSON() error {
-	if err := b.r.skipBOM(); err != nil {
-		return err
-	}
-	return b.readLines(1)
-}
-
 // readLines reads NDJSON from the start of the given line.
 func (b *bodyReader) readLines(line int) error {
 	for {
