@@ -154,6 +154,8 @@ func TestInvalidTextIsRefused(t *testing.T) {
 		{"field name of no kind", "{\"teams\":[{\"x\xff\":\"1\"}]}", "teams[0]", `field name "x\xff" is not valid UTF-8`},
 		{"lone surrogate", `{"teams":[{"idTeam":"1","strTeamShort":"\ud800x"}]}`, "teams[0]",
 			`\ud800 is half of a UTF-16 surrogate pair without its other half (in the value of strTeamShort)`},
+		{"NUL", `{"teams":[{"idTeam":"1","strTeam":"a\u0000b"}]}`, "teams[0]",
+			`field strTeam holds a NUL character (\u0000) at byte 1 of its value`},
 		{"ndjson", "{\"idTeam\":\"1\",\"strTeam\":\"A\"}\n{\"idTeam\":\"2\",\"strTeam\":\"\xc3\"}\n", "line 2",
 			"field strTeam holds invalid UTF-8: byte 0xc3 at byte 0"},
 	}

@@ -121,6 +121,9 @@ func (b *builder) build(p *objectParser) (record.Record, error) {
 			return record.Record{}, err
 		}
 	}
+	if err := checkNUL(p, text); err != nil {
+		return record.Record{}, err
+	}
 	for i, f := range p.fields {
 		v := record.Str(text[f.start:f.end])
 		if f.null {
@@ -187,6 +190,20 @@ func checkUTF8(p *objectParser, text string) error {
 		at := invalidAt(v)
 		return fmt.Errorf("field %s holds invalid UTF-8: byte %#02x at byte %d of the value %s (the file must be UTF-8)",
 			safeName(f.name), v[at], at, record.Quote(v))
+	}
+	return nil
+}
+
+// checkNUL refuses a NUL character (\u0000) in a value: PostgreSQL cannot store one in
+// text, so it is refused on every database, and an import that works on one works on both.
+func checkNUL(p *objectParser, text string) error {
+	if strings.IndexByte(text, 0) < 0 {
+		return nil
+	}
+	for _, f := range p.fields {
+		if at := strings.IndexByte(text[f.start:f.end], 0); at >= 0 {
+			return fmt.Errorf("field %s holds a NUL character (\\u0000) at byte %d of its value, which the database cannot store", safeName(f.name), at)
+		}
 	}
 	return nil
 }
