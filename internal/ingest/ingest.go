@@ -4,8 +4,11 @@
 // Import takes any v1 or v2 response body of the public service, a bare array of records,
 // one record, or NDJSON with one record per line. The kind of each record comes from its
 // fields (record.Detect), so envelope keys that do not name their content (results,
-// countries, the v2 groups) need no table. One import run is one transaction: a bad file
-// leaves the database as it was.
+// countries, the v2 groups) need no table. Fields the kind does not have are kept as the
+// record's extras. One import run is one transaction: a bad file leaves the database as it
+// was. Bad means what the API could not serve back as it came: an id no lookup can ask for
+// (record.IDProblem), text that is not UTF-8 or holds NUL, a value that is not a string,
+// number or null.
 package ingest
 
 import (
