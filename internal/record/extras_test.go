@@ -88,3 +88,22 @@ func TestMergeOfWhatIsStoredKeepsTheDoc(t *testing.T) {
 		t.Error("a change to an extra left the doc as it was")
 	}
 }
+
+// A season with a field no kind has is still a season (the field becomes an extra); one with
+// another kind's field is not.
+func TestDetectSeasonWithNewField(t *testing.T) {
+	cases := []struct {
+		fields []string
+		want   *Kind
+	}{
+		{[]string{"strSeason", "strPoster"}, Season},
+		{[]string{"strSeason", "strPoster", "strNewArt"}, Season},
+		{[]string{"strSeason", "strEvent"}, nil},
+		{[]string{"strSeason", "strTeam", "strNewArt"}, nil},
+	}
+	for _, c := range cases {
+		if got := Detect(c.fields); got != c.want {
+			t.Errorf("Detect(%v) = %v, want %v", c.fields, got, c.want)
+		}
+	}
+}
