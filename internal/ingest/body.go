@@ -252,6 +252,8 @@ func (b *bodyReader) readLines(line int) error {
 			n, err := b.obj.parse(s)
 			if err == nil {
 				line += bytes.Count(s[:n], []byte{'\n'})
+			} else if !errors.Is(err, errShort) && b.lineCutShort(s) {
+				err = errTruncatedLine
 			}
 			return n, err
 		})
@@ -265,6 +267,20 @@ func (b *bodyReader) readLines(line int) error {
 			return &FileError{Where: where(), Err: err}
 		}
 	}
+}
+
+// errTruncatedLine is a record whose line ends before the record does (a write that was
+// cut off): read on into the next line, it would fail there with a misleading complaint.
+var errTruncatedLine = errors.New("truncated: the line ends before its record does")
+
+// lineCutShort says whether the record at the start of s is cut short by its line's end.
+func (b *bodyReader) lineCutShort(s []byte) bool {
+	nl := bytes.IndexByte(s, '\n')
+	if nl < 0 {
+		return false
+	}
+	_, err := b.obj.parse(s[:nl])
+	return errors.Is(err, errShort)
 }
 
 // endOfLine checks that nothing but white space follows a record on its line.
