@@ -206,3 +206,20 @@ func TestTable(t *testing.T) {
 		}
 	}
 }
+
+// The README's configuration table names every flag and variable of the table.
+func TestReadmeListsEveryOption(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range Options {
+		row := "| `" + o.Env + "`"
+		if o.Name != "" {
+			row = "| `--" + o.Name + "` | `" + o.Env + "`"
+		}
+		if !strings.Contains(string(raw), row) {
+			t.Errorf("README's configuration table has no row %q", row)
+		}
+	}
+}
