@@ -97,6 +97,8 @@ func TestNoStrayDatabase(t *testing.T) {
 		{[]string{"gen", "--scale", "bogus"}, false, `--scale "bogus": want demo, small or full`},
 		{[]string{"serve", "--cache-mb=abc"}, false, `--cache-mb "abc": want a whole number`},
 		{[]string{"serve", "--addr", busy.Addr().String()}, false, "address already in use"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--pprof", busy.Addr().String()}, false, "address already in use"},
+		{[]string{"serve", "--caps", "list.json", "--addr", "127.0.0.1:0"}, false, "caps file list.json"},
 		{[]string{"import", "nothere"}, false, "nothere: no such file or directory"},
 		{[]string{"import", "nojson"}, false, "no records: nojson holds no .json, .ndjson or .jsonl file"},
 		{[]string{"import", "empty.json"}, false, "no records in empty.json (1 file read"},

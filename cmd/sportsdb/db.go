@@ -28,6 +28,7 @@ func runWithDB(ctx context.Context, cmd *command, inv *invocation) error {
 	if !existed && cmd.db == needsDB {
 		return fmt.Errorf("database %s does not exist (serve, gen or import create one)", dsn)
 	}
+	inv.dbExisted = existed
 	err = cmd.run(ctx, inv)
 	if err != nil && !existed && !inv.keep {
 		removeSQLite(dsn)

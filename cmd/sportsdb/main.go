@@ -42,6 +42,8 @@ type invocation struct {
 	cfg            *config.Config
 	args           []string
 	stdout, stderr io.Writer
+	// dbExisted says whether the database was there before the command ran.
+	dbExisted bool
 	// keep is set once a command that created the database has put it to use (serve,
 	// once it answers requests): from then on a failure does not remove it.
 	keep bool

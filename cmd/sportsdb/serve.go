@@ -37,8 +37,8 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	slog.SetDefault(logger)
-	// The port first: a busy port then fails the start before a new database (and its demo
-	// key, shown once) is made.
+	// The ports first: a busy port then fails the start before a new database (and its
+	// demo key, shown once) is made.
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -51,14 +51,6 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 	if cl, ok := limiter.(interface{ Close() error }); ok {
 		defer cl.Close()
 	}
-	limitGoMemory(c.CacheMB)
-	st, err := openServeDB(ctx, c, inv.stdout)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	srv := prepared.Server(app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog})
-	defer srv.Close()
 	if c.Pprof != "" {
 		stopProfiling, err := serveProfiling(c.Pprof, logger)
 		if err != nil {
@@ -66,6 +58,14 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		}
 		defer stopProfiling()
 	}
+	limitGoMemory(c.CacheMB)
+	st, err := openServeDB(ctx, c, !inv.dbExisted, inv.stdout)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srv := prepared.Server(app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog})
+	defer srv.Close()
 	inv.keep = true
 	return serveHTTP(ctx, server.Listener(ln), srv, logger, inv.stdout)
 }
@@ -95,12 +95,7 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slo
 
 // openServeDB opens the database; a new SQLite file gets the demo dataset, and a database
 // without records is named on the console, since every answer from it is empty.
-func openServeDB(ctx context.Context, c *config.Config, stdout io.Writer) (store.Store, error) {
-	fresh, err := backend.Exists(c.DB)
-	if err != nil {
-		return nil, err
-	}
-	fresh = !fresh
+func openServeDB(ctx context.Context, c *config.Config, fresh bool, stdout io.Writer) (store.Store, error) {
 	st, err := openDB(ctx, c.DB)
 	if err != nil {
 		return nil, err
