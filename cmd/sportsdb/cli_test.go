@@ -201,6 +201,14 @@ func TestServeConsoleAndHealthcheck(t *testing.T) {
 	if !strings.Contains(console, "demo premium key (shown once)") || !strings.Contains(console, "sportsdb keys add --tier premium") {
 		t.Errorf("new database console:\n%s", console)
 	}
+	_, again := startServeCollect(t, dir, []string{"SPORTSDB_DB=again.db"})
+	if !strings.Contains(again, "shown once") {
+		t.Fatalf("again.db: %s", again)
+	}
+	_, again = startServeCollect(t, dir, []string{"SPORTSDB_DB=again.db"})
+	if strings.Contains(again, "shown once") || !strings.Contains(again, "to make another: sportsdb keys add --tier premium") {
+		t.Errorf("second start on a created database:\n%s", again)
+	}
 	if out, ok := sportsdb(t, dir, []string{"SPORTSDB_ADDR=" + addr}, "healthcheck"); !ok {
 		t.Errorf("healthcheck of a ready server failed: %s", out)
 	}

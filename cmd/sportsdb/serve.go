@@ -102,8 +102,8 @@ func openServeDB(ctx context.Context, c *config.Config, fresh bool, stdout io.Wr
 	}
 	if fresh {
 		err = seedDemo(ctx, st, c.Clock(), stdout)
-	} else {
-		err = warnIfEmpty(ctx, st, c.DB, stdout)
+	} else if err = warnIfEmpty(ctx, st, c.DB, stdout); err == nil {
+		err = remindDemoKey(ctx, st, stdout)
 	}
 	if err != nil {
 		st.Close()
@@ -112,6 +112,9 @@ func openServeDB(ctx context.Context, c *config.Config, fresh bool, stdout io.Wr
 	return st, nil
 }
 
+// demoKeyLabel marks the premium key serve makes with a new database.
+const demoKeyLabel = "demo"
+
 // seedDemo fills a new database with the demo dataset and prints a demo premium key.
 func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Writer) error {
 	sum, err := gen.Generate(ctx, st, gen.Options{Scale: "demo", Seed: 1, Now: clk.Now()})
@@ -119,7 +122,7 @@ func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Wr
 		return fmt.Errorf("demo data: %w", err)
 	}
 	key := auth.NewKey()
-	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: "demo", Created: clk.Now()}); err != nil {
+	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: demoKeyLabel, Created: clk.Now()}); err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
 	fmt.Fprintf(stdout, "created a new database with the demo dataset (%s)\n", sum)
@@ -140,6 +143,22 @@ func warnIfEmpty(ctx context.Context, st store.Records, dsn string, stdout io.Wr
 	}
 	fmt.Fprintf(stdout, "warning: %s holds no records, so every answer is empty; load the demo data with "+
 		"\"sportsdb gen --scale demo\" (with the same --db), or your files with \"sportsdb import PATH\"\n", name)
+	return nil
+}
+
+// remindDemoKey says, on a database that serve created, how to make a premium key: the demo
+// key was shown once, at the first start, which may have scrolled away.
+func remindDemoKey(ctx context.Context, st store.Keys, stdout io.Writer) error {
+	keys, err := st.ListKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	for _, k := range keys {
+		if k.Label == demoKeyLabel {
+			fmt.Fprintln(stdout, "free keys: 123 and 3; the demo premium key was shown when the database was created; to make another: sportsdb keys add --tier premium")
+			return nil
+		}
+	}
 	return nil
 }
 
