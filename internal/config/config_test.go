@@ -165,7 +165,7 @@ func TestSecretsFromFiles(t *testing.T) {
 }
 
 func TestHelpAndClock(t *testing.T) {
-	if _, _, err := Load("serve", []string{"--addr", ":1", "-h"}, env()); !errors.Is(err, ErrHelp) {
+	if _, _, err := Load("serve", []string{"--addr", ":1", "-h"}, env("SPORTSDB_CACHE_MB", "abc")); !errors.Is(err, ErrHelp) {
 		t.Errorf("-h: %v", err)
 	}
 	cfg, _, err := Load("gen", nil, env("SPORTSDB_NOW", "2026-10-05T12:00:00+02:00"))

@@ -31,6 +31,9 @@ func Defaults() *Config {
 // which may come before, between or after the positional arguments ("--" ends the flags).
 // Every value is checked here. It returns the positional arguments.
 func Load(cmd string, args []string, env Env) (*Config, []string, error) {
+	if asksHelp(args) { // even when a variable holds a bad value
+		return nil, nil, ErrHelp
+	}
 	c := Defaults()
 	opts := For(cmd)
 	given := map[*Option]bool{}
@@ -47,24 +50,35 @@ func Load(cmd string, args []string, env Env) (*Config, []string, error) {
 		}
 		given[o] = true
 	}
+	rest, err := parseFlags(c, cmd, opts, args, given)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, o := range opts {
+		if o.Required && !given[o] {
+			return nil, nil, fmt.Errorf("%s: --%s (or %s) is required", cmd, o.Name, o.Env)
+		}
+	}
+	return c, rest, nil
+}
+
+// parseFlags sets the flags among args and returns the other arguments. A flag is -name or
+// --name, its value after "=" or in the next argument; a boolean alone means true.
+func parseFlags(c *Config, cmd string, opts []*Option, args []string, given map[*Option]bool) ([]string, error) {
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			rest = append(rest, args[i+1:]...)
-			break
+			return append(rest, args[i+1:]...), nil
 		}
 		if len(a) < 2 || a[0] != '-' {
 			rest = append(rest, a)
 			continue
 		}
 		name, v, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name == "h" || name == "help" {
-			return nil, nil, ErrHelp
-		}
 		o := lookup(opts, name)
 		if o == nil {
-			return nil, nil, fmt.Errorf("unknown flag %s (see sportsdb %s -h)", a, cmd)
+			return nil, fmt.Errorf("unknown flag %s (see sportsdb %s -h)", a, cmd)
 		}
 		switch {
 		case hasValue:
@@ -74,19 +88,26 @@ func Load(cmd string, args []string, env Env) (*Config, []string, error) {
 			i++
 			v = args[i]
 		default:
-			return nil, nil, fmt.Errorf("--%s needs a value (%s)", o.Name, o.Arg)
+			return nil, fmt.Errorf("--%s needs a value (%s)", o.Name, o.Arg)
 		}
 		if err := o.Set(c, v); err != nil {
-			return nil, nil, o.refuse("--"+o.Name, v, err)
+			return nil, o.refuse("--"+o.Name, v, err)
 		}
 		given[o] = true
 	}
-	for _, o := range opts {
-		if o.Required && !given[o] {
-			return nil, nil, fmt.Errorf("%s: --%s (or %s) is required", cmd, o.Name, o.Env)
+	return rest, nil
+}
+
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
 		}
 	}
-	return c, rest, nil
+	return false
 }
 
 // fromEnv reads an option's variable, or for a secret the file its _FILE variable names
