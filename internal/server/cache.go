@@ -486,7 +486,7 @@ var (
 	varyEncoding = []string{"Accept-Encoding"}
 	// varyOriginEncoding: the answer depends on the request's Origin too (cors.go).
 	varyOriginEncoding = []string{"Origin, Accept-Encoding"}
-	gzipEncoding = []string{"gzip"}
+	gzipEncoding       = []string{"gzip"}
 )
 
 func etagOf(body []byte) string {

@@ -30,7 +30,7 @@ func TestWriteAnswersAndLogsEveryKindOfError(t *testing.T) {
 		{"invalid key", ErrInvalidKey, 400, `{"Message":"Invalid API key"}`, "", ""},
 		{"premium", ErrPremiumNeeded, 400, `{"Message":"Premium API key required"}`, "", ""},
 		{"method", ErrMethodNotAllowed, 405, `{"Message":"Method not allowed"}`, "", ""},
-		{"rate limited", RateLimited(30, 1200 * time.Millisecond), 429,
+		{"rate limited", RateLimited(30, 1200*time.Millisecond), 429,
 			`{"message":"Rate limit exceeded. Please keep below 30 requests per 1 minute.","error":429}`, "2", ""},
 		{"rate limited, no wait", RateLimited(100, 0), 429,
 			`{"message":"Rate limit exceeded. Please keep below 100 requests per 1 minute.","error":429}`, "1", ""},
