@@ -142,4 +142,3 @@ for i = 1, #KEYS do
 end
 return #KEYS
 `)
-
