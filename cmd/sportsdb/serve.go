@@ -67,12 +67,12 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 	srv := prepared.Server(app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog})
 	defer srv.Close()
 	inv.keep = true
-	return serveHTTP(ctx, server.Listener(ln), srv, logger, inv.stdout)
+	return serveHTTP(ctx, server.Listener(ln), srv, c.Drain, logger, inv.stdout)
 }
 
-// serveHTTP answers requests on ln until ctx ends, then shuts down gracefully.
-func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger, stdout io.Writer) error {
-	hs := &http.Server{Handler: h, ConnContext: server.ConnContext, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+// serveHTTP answers requests on ln until ctx ends, then drains and shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, srv *server.Server, drain time.Duration, logger *slog.Logger, stdout io.Writer) error {
+	hs := &http.Server{Handler: srv, ConnContext: server.ConnContext, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "sportsdb listening on http://%s\n", ln.Addr())
@@ -80,17 +80,7 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slo
 	// Only now: the store's connections and the cache's background refreshes are sized by
 	// the CPUs, from GOMAXPROCS as the runtime set it.
 	moreProcs()
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	logger.Info("shutting down")
-	return hs.Shutdown(shutdown)
+	return server.ServeUntil(ctx, hs, ln, srv, drain)
 }
 
 // openServeDB opens the database; a new SQLite file gets the demo dataset, and a database

@@ -65,9 +65,10 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		Store: d.Store, Clock: d.Clock, Caps: p.caps, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
 		Auth:       auth.New(d.Store, clock.System{}, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: c.KeyFails, Window: time.Minute}),
-		TrustProxy: c.TrustProxy,
-		Limits:     c.Limits,
-		CacheBytes: c.CacheMB << 20,
-		CacheDir:   c.CacheDir, CacheDiskBytes: diskBytes,
+		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies,
+		CORSOrigins: c.CORSOrigins,
+		Limits:      c.Limits,
+		CacheBytes:  c.CacheMB << 20,
+		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 	})
 }

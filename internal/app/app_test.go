@@ -50,3 +50,29 @@ func TestPrepareChecksCapsFirst(t *testing.T) {
 		t.Errorf("healthz %d", rec.Code)
 	}
 }
+
+// The browser origins configured reach the server: a listed origin is echoed, another is not.
+func TestServerTakesCORSOrigins(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.CORSOrigins = []string{"https://app.example"}
+	p, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv := p.Server(Deps{Store: st, Limiter: ratelimit.NewMemory(clock.System{})})
+	defer srv.Close()
+	for origin, want := range map[string]string{"https://app.example": "https://app.example", "https://other.example": ""} {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/123/all_sports.php", nil)
+		req.Header.Set("Origin", origin)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if got := rec.Header().Get("Access-Control-Allow-Origin"); got != want {
+			t.Errorf("origin %s: Access-Control-Allow-Origin %q, want %q", origin, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,6 +116,11 @@ func TestEveryValueChecked(t *testing.T) {
 		{"keys add", nil, nil, "--tier (or SPORTSDB_TIER) is required"},
 		{"keys list", []string{"--tier=free"}, nil, "unknown flag --tier"},
 		{"import", []string{"--url", "::"}, nil, "--url"},
+		{"serve", []string{"--trusted-proxies=10.0.0.0/8,proxy.local"}, nil, `"proxy.local" is neither`},
+		{"serve", []string{"--cors-origins=app.example"}, nil, `"app.example" is not one`},
+		{"serve", []string{"--cors-origins=https://app.example/path"}, nil, "is not one"},
+		{"serve", nil, env("SPORTSDB_DRAIN", "15"), "SPORTSDB_DRAIN"},
+		{"serve", []string{"--drain=-1s"}, nil, "want a duration"},
 	} {
 		if c.env == nil {
 			c.env = env()
@@ -221,5 +227,27 @@ func TestReadmeListsEveryOption(t *testing.T) {
 		if !strings.Contains(string(raw), row) {
 			t.Errorf("README's configuration table has no row %q", row)
 		}
+	}
+}
+
+// The server options that reach server.Config are read into their types.
+func TestServerListsAndDurations(t *testing.T) {
+	c, _, err := Load("serve", []string{"--trusted-proxies", "10.0.0.0/8, 192.0.2.7", "--cors-origins=https://a.example,http://b.example:8080/",
+		"--drain", "15s"}, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.TrustedProxies); got != "[10.0.0.0/8 192.0.2.7/32]" {
+		t.Errorf("trusted proxies %s", got)
+	}
+	if got := strings.Join(c.CORSOrigins, " "); got != "https://a.example http://b.example:8080" {
+		t.Errorf("cors origins %s", got)
+	}
+	if c.Drain != 15*time.Second {
+		t.Errorf("drain %v", c.Drain)
+	}
+	d, _, err := Load("serve", nil, env())
+	if err != nil || d.Drain != 0 || d.CORSOrigins != nil || d.TrustedProxies != nil {
+		t.Errorf("defaults: %v %+v", err, d)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -35,13 +36,21 @@ type Config struct {
 	LogFormat   string // "text" or "json"
 	KeyFails    int
 	TrustProxy  bool
-	Pprof       string
-	ImportURL   string
-	Scale       string
-	Seed        int64
-	Tier        store.Tier
-	Label       string
-	Now         time.Time // pins the data clock when set
+	// TrustedProxies are the proxies whose X-Forwarded-For entries are skipped; empty trusts
+	// only the direct peer.
+	TrustedProxies []netip.Prefix
+	// CORSOrigins are the origins a browser may call from; empty allows any ("*").
+	CORSOrigins []string
+	// Drain is how long serve keeps answering (with Connection: close, /readyz 503) after
+	// SIGTERM before it stops accepting.
+	Drain     time.Duration
+	Pprof     string
+	ImportURL string
+	Scale     string
+	Seed      int64
+	Tier      store.Tier
+	Label     string
+	Now       time.Time // pins the data clock when set
 }
 
 // Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
@@ -106,6 +115,12 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.KeyFails, err = atLeast(v, 1); return err }},
 	{Name: "trust-proxy", Env: "SPORTSDB_TRUST_PROXY", Default: "false", Help: "take the client address from X-Forwarded-For (only behind a reverse proxy)",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.TrustProxy, err = parseBool(v); return err }},
+	{Name: "trusted-proxies", Env: "SPORTSDB_TRUSTED_PROXIES", Arg: "CIDR,...", Help: "with --trust-proxy: the proxies in front, skipped when reading X-Forwarded-For from the right (default: only the direct peer)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.TrustedProxies, err = prefixes(v); return err }},
+	{Name: "cors-origins", Env: "SPORTSDB_CORS_ORIGINS", Arg: "ORIGIN,...", Help: "origins browsers may call from, like https://app.example (default: any)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.CORSOrigins, err = origins(v); return err }},
+	{Name: "drain", Env: "SPORTSDB_DRAIN", Default: "0s", Arg: "DURATION", Help: "on SIGTERM, keep answering this long (readyz 503, Connection: close) before stopping, for a load balancer to notice",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Drain, err = duration(v); return err }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
@@ -141,6 +156,52 @@ func wholeNumber(v string) (int64, error) {
 		return 0, fmt.Errorf("want a whole number")
 	}
 	return n, nil
+}
+
+// prefixes reads a comma list of CIDRs or single addresses.
+func prefixes(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			a, aerr := netip.ParseAddr(part)
+			if aerr != nil {
+				return nil, fmt.Errorf("want CIDRs or addresses separated by commas, like 10.0.0.0/8,192.0.2.7; %q is neither", part)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// origins reads a comma list of browser origins (scheme://host[:port], no path).
+func origins(v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		u, err := url.Parse(part)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return nil, fmt.Errorf("want origins like https://app.example separated by commas; %q is not one", part)
+		}
+		out = append(out, u.Scheme+"://"+u.Host)
+	}
+	return out, nil
+}
+
+func duration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want a duration like 15s or 0s")
+	}
+	return d, nil
 }
 
 // parseBool reads what Go's strconv reads (1, t, true, 0, f, false, in any case of those).
