@@ -34,6 +34,7 @@ const (
 // Store is a sportsdb database in PostgreSQL.
 type Store struct {
 	pool *pgxpool.Pool
+	feed store.FeedOptions
 }
 
 var _ store.Store = (*Store)(nil)
@@ -53,7 +54,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, feed: store.FeedOptions{}.WithDefaults()}, nil
 }
 
 // Migrate brings the schema of the database of dsn up to date and disconnects.

@@ -61,6 +61,7 @@ type Store struct {
 	write     *sql.DB
 	version   *versionReader
 	loading   sync.Mutex // held by Load, which changes the journal mode
+	feed      store.FeedOptions
 }
 
 var _ store.Store = (*Store)(nil)
@@ -100,7 +101,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, readConns: n, write: write, version: &versionReader{db: read}}
+	s := &Store{read: read, readConns: n, write: write, version: &versionReader{db: read},
+		feed: store.FeedOptions{}.WithDefaults()}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
