@@ -77,6 +77,7 @@ type Server struct {
 	cors    corsPolicy
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
+	live     *liveState // change feed and streams (live.go)
 }
 
 // DefaultLimits are the public service's requests per rolling minute of each tier.
@@ -137,6 +138,7 @@ func New(cfg Config) *Server {
 	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
 	s.cache.refreshes = s.metrics.cache.WithLabelValues("refresh").Inc
+	s.live = newLiveState(s)
 	return s
 }
 
@@ -181,6 +183,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/metrics":
 		route = "metrics"
 		s.metrics.handler().ServeHTTP(rec, r)
+		return
+	}
+	if lt, ok := parseLive(path); ok {
+		route = lt.route
+		s.serveLive(rec, r, lt, addr)
 		return
 	}
 	t, ok := parseTarget(path)

@@ -18,6 +18,9 @@ const FromOldest int64 = -1
 // DefaultRetention is how long changes are kept unless the store is told otherwise.
 const DefaultRetention = 7 * 24 * time.Hour
 
+// ChangeTimeLayout is how a change's time is stored and sent: UTC, like record timestamps.
+const ChangeTimeLayout = "2006-01-02 15:04:05"
+
 // Change operations.
 const (
 	OpUpsert = "upsert"

@@ -10,8 +10,8 @@ import (
 	"sportsdb/internal/store"
 )
 
-// ChangeTime is how a change's time is stored and sent: UTC, like the records' timestamps.
-const ChangeTime = "2006-01-02 15:04:05"
+// ChangeTime is how a change's time is stored.
+const ChangeTime = store.ChangeTimeLayout
 
 // ChangeSet collects the changes of one transaction: one per record whose stored value
 // changed, however often the transaction wrote it, in the order of first change. A record
