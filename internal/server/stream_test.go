@@ -170,6 +170,9 @@ func newLiveEnv(t *testing.T, limits map[store.Tier]int) *liveEnv {
 func serveStore(t *testing.T, st store.Store, limits map[store.Tier]int) (*server.Server, string, string) {
 	t.Helper()
 	ctx := context.Background()
+	if err := auth.EnsurePublished(ctx, st); err != nil {
+		t.Fatal(err)
+	}
 	var keys []string
 	for _, tier := range []store.Tier{store.Premium, store.Business} {
 		k := auth.NewKey()

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -134,13 +133,14 @@ func (s *Store) Listen(ctx context.Context, fn func()) error {
 		return fmt.Errorf("postgres: listen: %w", mapErr(err))
 	}
 	// The connection leaves the pool: a LISTEN must not follow it to another user.
-	defer conn.Hijack().Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, `LISTEN `+notifyChannel); err != nil {
+	pc := conn.Hijack()
+	defer pc.Close(context.WithoutCancel(ctx))
+	if _, err := pc.Exec(ctx, `LISTEN `+notifyChannel); err != nil {
 		return fmt.Errorf("postgres: listen: %w", mapErr(err))
 	}
 	for {
-		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
-			if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		if _, err := pc.WaitForNotification(ctx); err != nil {
+			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return fmt.Errorf("postgres: listen: %w", mapErr(err))
