@@ -96,6 +96,12 @@ func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, f Filter, since 
 		return fmt.Errorf("live: open stream: %w: %w", ErrNotOpened, err)
 	}
 	defer h.unsubscribe()
+	// From now on means from the head as the stream opens: a change committed after the
+	// client saw the stream open is after it.
+	pos := since
+	if pos == store.FromOldest {
+		pos = h.cursor()
+	}
 	s := &Stream{hub: h, w: w, rc: http.NewResponseController(w), filter: f, ping: ping}
 	// A stream outlives the server's read and write timeouts; errors mean the writer has no
 	// deadlines to clear.
@@ -106,10 +112,6 @@ func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, f Filter, since 
 	s.buf = append(s.buf, "retry: 1000\n\n"...)
 	if err := s.flush(); err != nil {
 		return nil
-	}
-	pos := since
-	if pos == store.FromOldest {
-		pos = h.cursor()
 	}
 	return s.run(ctx, pos)
 }

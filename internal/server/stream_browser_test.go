@@ -1,0 +1,76 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// streamPage opens an EventSource with the key in the path (a browser's EventSource cannot
+// send headers), asks its own origin to import a team once the stream is open, and writes
+// the event it receives into the page.
+const streamPage = `<!doctype html><html><body><pre id="out">pending</pre><script>
+const out = document.getElementById("out");
+const es = new EventSource(%q + "/api/v2/json/" + %q + "/stream/changes?kinds=team");
+es.onopen = () => { out.textContent = "open"; fetch("/import"); };
+es.addEventListener("team", e => {
+  out.textContent = "team lastEventId=" + e.lastEventId + " data=" + e.data.slice(0, 30);
+  es.close();
+});
+es.onerror = () => { if (out.textContent === "pending") out.textContent = "error"; };
+</script></body></html>`
+
+// A real browser's EventSource receives a change on a stream opened from another origin.
+func TestBrowserEventSourceReceivesChanges(t *testing.T) {
+	e := newLiveEnv(t, nil)
+	other := e.secondHandle(t)
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/import" {
+			importTeams(t, other, "42", "Browser FC")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, streamPage, e.base, e.premium)
+	}))
+	defer page.Close()
+
+	out := chromiumDOM(t, page.URL)
+	text := pageText(out)
+	if want := `team lastEventId=1 data={"idTeam":"42","idESPN":null,"`; text != want {
+		t.Errorf("the page read %q, want %q", text, want)
+	}
+}
+
+// chromiumDOM loads url in headless Chromium (Debian's chromium package) and returns the
+// DOM once the page's scripts have run, unescaped. Without chromium the test skips, except
+// under CI, which must run it.
+func chromiumDOM(t *testing.T, url string) string {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed; CI must run the browser test (apt-get install chromium)")
+		}
+		t.Skip("chromium is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--disable-dev-shm-usage", "--user-data-dir="+t.TempDir(), "--virtual-time-budget=20000",
+		"--dump-dom", url)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	return html.UnescapeString(string(out))
+}
