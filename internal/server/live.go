@@ -51,6 +51,10 @@ func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
 	}, true
 }
 
+// liveWords are the first segments of live paths with the key in X-API-KEY; the access log
+// keeps them (scrubPath), as it keeps v2 groups.
+var liveWords = map[string]bool{"changes": true, "stream": true}
+
 // liveTarget is a request for the change feed or a stream.
 type liveTarget struct {
 	what      string // "changes", "livescore" or "stream"
@@ -68,7 +72,7 @@ func parseLive(rawPath string) (t liveTarget, ok bool) {
 		return t, false
 	}
 	segs := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	if len(segs) > 0 && segs[0] != "changes" && segs[0] != "stream" {
+	if !liveWords[segs[0]] {
 		key, err := url.PathUnescape(segs[0])
 		if err != nil || key == "" {
 			return t, false

@@ -320,7 +320,7 @@ func scrubPath(p string) string {
 	switch p[slash[1]+1 : slash[2]] {
 	case "v1":
 	case "v2":
-		if name, err := unescape(seg); err == nil && (v2Groups[name] || isPHP(name)) {
+		if name, err := unescape(seg); err == nil && (v2Groups[name] || isPHP(name) || liveWords[name]) {
 			return clip(p)
 		}
 	default:
