@@ -118,7 +118,7 @@ func New(cfg Config) *Server {
 	if cfg.Limits == nil {
 		cfg.Limits = DefaultLimits
 	}
-	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
+	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics(), cors: newCORSPolicy(cfg.CORSOrigins)}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
@@ -131,6 +131,7 @@ func New(cfg Config) *Server {
 		spill = newSpillDir(cfg.CacheDir, cfg.CacheDiskBytes)
 	}
 	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
+	s.cache.feed = &feedTracker{src: cfg.Store}
 	if cfg.Clock != nil {
 		s.cache.now = cfg.Clock.Now
 	}
