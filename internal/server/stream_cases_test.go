@@ -1,8 +1,9 @@
 package server_test
 
 import (
-	"encoding/json"
+	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
 
@@ -150,4 +152,56 @@ func mustRequest(t *testing.T, path, key string) *http.Request {
 	return r
 }
 
-var _ = json.Valid
+
+// A server shutting down with streams open (ServeUntil, as serve does on SIGTERM) ends them
+// and shuts down cleanly, with the server's own read and write timeouts set: shutdown is not
+// held to its grace period by the streams.
+func TestShutdownWithOpenStreams(t *testing.T) {
+	e := newLiveEnv(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: e.srv, ConnContext: server.ConnContext, ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- server.ServeUntil(ctx, hs, server.Listener(ln), e.srv, 0) }()
+	base := "http://" + ln.Addr().String()
+	streams := []*sseClient{
+		openStream(t, base, "/api/v2/json/stream/changes", e.premium),
+		openStream(t, base, "/api/v2/json/"+e.premium+"/stream/livescore", ""),
+	}
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("ServeUntil: %v, want a clean shutdown", err)
+		}
+	case <-time.After(2 * server.ShutdownGrace):
+		t.Fatal("ServeUntil did not return")
+	}
+	for i, c := range streams {
+		select {
+		case <-c.done:
+		case <-time.After(wait):
+			t.Errorf("stream %d still open after shutdown", i)
+		}
+	}
+}
+
+// A stream outlives the server's read and write timeouts.
+func TestStreamOutlivesServerTimeouts(t *testing.T) {
+	e := newLiveEnv(t, nil)
+	hs := httptest.NewUnstartedServer(e.srv)
+	hs.Config.ReadTimeout, hs.Config.WriteTimeout = 100*time.Millisecond, 100*time.Millisecond
+	hs.Start()
+	t.Cleanup(hs.Close) // after the stream's client has closed (cleanups run last first)
+	c := openStream(t, hs.URL, "/api/v2/json/stream/changes", e.premium)
+	time.Sleep(500 * time.Millisecond) // past both timeouts
+	upsert(t, e.store, team("1", "One"))
+	if ev := c.nextEvent(t); ev.name != "team" {
+		t.Fatalf("after the timeouts: %+v, want the team", ev)
+	}
+}
