@@ -163,19 +163,16 @@ func (h *Hub) watch(ctx context.Context, gen int) {
 	tick := time.NewTicker(h.poll)
 	defer tick.Stop()
 	seen := int64(-1)
+	failing := false // a failure is logged once, not at every poll until the database is back
 	for {
 		if h.draining != nil && h.draining() {
 			h.stop()
 		}
-		if v, err := h.rd.Src.DataVersion(ctx); err != nil {
-			h.warn(ctx, "live: data version", err)
-		} else if v != seen {
-			if err := h.fetch(ctx, gen); err != nil {
-				h.warn(ctx, "live: read changes", err)
-			} else {
-				seen = v
-			}
+		err := h.poll1(ctx, gen, &seen)
+		if err != nil && !failing {
+			h.warn(ctx, "live: follow the change feed", err)
 		}
+		failing = err != nil
 		select {
 		case <-ctx.Done():
 			return
@@ -183,6 +180,19 @@ func (h *Hub) watch(ctx context.Context, gen int) {
 		case <-wake:
 		}
 	}
+}
+
+// poll1 reads the feed when the data version moved past seen.
+func (h *Hub) poll1(ctx context.Context, gen int, seen *int64) error {
+	v, err := h.rd.Src.DataVersion(ctx)
+	if err != nil || v == *seen {
+		return err
+	}
+	if err := h.fetch(ctx, gen); err != nil {
+		return err
+	}
+	*seen = v
+	return nil
 }
 
 func (h *Hub) listen(ctx context.Context, l Listener, wake chan struct{}) {
