@@ -73,6 +73,7 @@ type cacheEntry struct {
 	// reads are the kinds the answer read, and cursor the change feed's as it was computed;
 	// tracked says both are known (cachefeed.go).
 	reads   kindMask
+	gets    []recordKey
 	cursor  int64
 	tracked bool
 }

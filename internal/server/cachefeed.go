@@ -34,13 +34,52 @@ var kindBits = func() map[*record.Kind]kindMask {
 	return m
 }()
 
-// readSet collects the kinds one computation reads.
-type readSet struct{ mask atomic.Uint64 }
+// readSet collects the kinds one computation reads, and the records it read by id: an
+// answer that only looked up event 5 depends on event 5, not on every event.
+type readSet struct {
+	mask atomic.Uint64
+	mu   sync.Mutex
+	gets []recordKey // nil once there were more than maxGets: their kinds are in mask
+}
+
+// maxGets records read by id are kept per answer; more depend on their whole kinds.
+const maxGets = 8
+
+type recordKey struct {
+	kind *record.Kind
+	id   string
+}
+
+// noteGet notes a record read by id.
+func noteGet(ctx context.Context, k *record.Kind, id string) {
+	rs, _ := ctx.Value(readSetKey{}).(*readSet)
+	if rs == nil {
+		return
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.gets != nil && len(rs.gets) < maxGets {
+		rs.gets = append(rs.gets, recordKey{k, id})
+		return
+	}
+	for _, g := range rs.gets {
+		noteRead(ctx, g.kind)
+	}
+	rs.gets = nil
+	noteRead(ctx, k)
+}
+
+// done returns the kinds and records read.
+func (rs *readSet) done() (kindMask, []recordKey) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return kindMask(rs.mask.Load()), rs.gets
+}
 
 type readSetKey struct{}
 
 func withReadSet(ctx context.Context) (context.Context, *readSet) {
-	rs := &readSet{}
+	rs := &readSet{gets: make([]recordKey, 0, 2)}
 	return context.WithValue(ctx, readSetKey{}, rs), rs
 }
 
@@ -71,7 +110,7 @@ func (s readTracking) Find(ctx context.Context, q store.Query) ([]record.Record,
 }
 
 func (s readTracking) Get(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
-	noteRead(ctx, k)
+	noteGet(ctx, k, id)
 	return s.Records.Get(ctx, k, id)
 }
 
@@ -94,6 +133,20 @@ type feedTracker struct {
 	version int64
 	cursor  int64
 	changed [64]int64 // per kind bit: the cursor of its last change seen
+	// ids are the cursors of the last changes of records, for every change after idsFrom;
+	// at maxIDs it starts over, and answers older than idsFrom that read by id are stale.
+	ids     map[recordKey]int64
+	idsFrom int64
+}
+
+// maxIDs bounds the records whose last change the tracker remembers.
+const maxIDs = 100_000
+
+func (f *feedTracker) noteID(key recordKey, cursor int64) {
+	if f.ids == nil || len(f.ids) >= maxIDs {
+		f.ids, f.idsFrom = map[recordKey]int64{}, cursor-1
+	}
+	f.ids[key] = cursor
 }
 
 // sync brings the tracker up to version and returns the cursor that covers it; an answer
@@ -111,6 +164,7 @@ func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
 		}
 		f.cursor, f.version, f.synced = latest, version, true
 		f.changeAll(latest)
+		f.ids, f.idsFrom = map[recordKey]int64{}, latest
 		return f.cursor, nil
 	}
 	for {
@@ -122,6 +176,7 @@ func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
 			}
 			f.cursor = latest
 			f.changeAll(latest)
+			f.ids, f.idsFrom = map[recordKey]int64{}, latest
 			break
 		}
 		if err != nil {
@@ -129,6 +184,7 @@ func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
 		}
 		for _, c := range cs {
 			f.changed[bitIndex(kindBits[c.Kind])] = c.Cursor
+			f.noteID(recordKey{c.Kind, c.ID}, c.Cursor)
 		}
 		f.cursor = next
 		if len(cs) < 1000 {
@@ -146,13 +202,18 @@ func (f *feedTracker) changeAll(cursor int64) {
 	}
 }
 
-// unchangedAt says whether, as far as the feed is read for version, no kind of reads changed
-// after cursor.
-func (f *feedTracker) unchangedAt(reads kindMask, cursor, version int64) bool {
+// unchangedAt says whether, as far as the feed is read for version, no kind of reads and
+// no record of gets changed after cursor.
+func (f *feedTracker) unchangedAt(reads kindMask, gets []recordKey, cursor, version int64) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !f.synced || f.version < version {
+	if !f.synced || f.version < version || (len(gets) > 0 && cursor < f.idsFrom) {
 		return false
+	}
+	for _, g := range gets {
+		if f.ids[g] > cursor {
+			return false
+		}
 	}
 	for i := range f.changed {
 		if reads&(1<<i) != 0 && f.changed[i] > cursor {
@@ -191,12 +252,13 @@ type stampKey struct{}
 // stampEntry keeps with e the kinds it read and the cursor its request was stamped with.
 func stampEntry(e *cacheEntry, ctx context.Context, reads *readSet) {
 	if cursor, ok := ctx.Value(stampKey{}).(int64); ok {
-		e.cursor, e.reads, e.tracked = cursor, kindMask(reads.mask.Load()), true
+		e.reads, e.gets = reads.done()
+		e.cursor, e.tracked = cursor, true
 	}
 }
 
 // stillRight says whether an entry of another data version is still the answer at version:
 // the tracker has read the feed up to version, and no kind the entry read changed after it.
 func (c *responseCache) stillRight(e *cacheEntry, version int64) bool {
-	return c.feed != nil && e.tracked && c.feed.unchangedAt(e.reads, e.cursor, version)
+	return c.feed != nil && e.tracked && c.feed.unchangedAt(e.reads, e.gets, e.cursor, version)
 }

@@ -32,7 +32,8 @@ func (s *countingStore) Get(ctx context.Context, k *record.Kind, id string) (rec
 }
 
 // A change to live scores, imported by another process, leaves cached answers about teams in
-// the cache; a change to a team recomputes them; the live score answer is recomputed.
+// the cache; a change to a team recomputes them; the live score answer is recomputed. An
+// answer that read one record by id depends on that record only.
 func TestCacheKeepsAnswersAChangeDidNotTouch(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache.db")
 	st, err := sqlite.Open(context.Background(), path)
@@ -47,7 +48,7 @@ func TestCacheKeepsAnswersAChangeDidNotTouch(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { other.Close() })
-	upsert(t, other, team("1", "One"), liveScore("11", "Soccer", "Arsenal", "0"))
+	upsert(t, other, team("1", "One"), liveScore("11", "Soccer", "Arsenal", "0"), event("5", "A vs B"))
 
 	get := func(path string) (string, int64) {
 		t.Helper()
@@ -74,6 +75,11 @@ func TestCacheKeepsAnswersAChangeDidNotTouch(t *testing.T) {
 		{"an identical import", func() { upsert(t, other, team("1", "One")) }, "/api/v2/json/livescore/soccer", `"intHomeScore":"1"`, false},
 		{"the team renamed", func() { upsert(t, other, team("1", "Uno")) }, "/api/v2/json/lookup/team/1", `"strTeam":"Uno"`, true},
 		{"live scores after the rename", nil, "/api/v2/json/livescore/soccer", `"intHomeScore":"1"`, false},
+		{"first event 5 answer", nil, "/api/v2/json/lookup/event/5", `"strEvent":"A vs B"`, true},
+		{"another event changed", func() { upsert(t, other, event("6", "C vs D")) }, "/api/v2/json/lookup/event/5", `"strEvent":"A vs B"`, false},
+		{"event 5 changed", func() { upsert(t, other, event("5", "A vs B, replayed")) }, "/api/v2/json/lookup/event/5", `"strEvent":"A vs B, replayed"`, true},
+		{"a missing event created", nil, "/api/v2/json/lookup/event/7", `{"Message":"No data found"}`, true},
+		{"then created", func() { upsert(t, other, event("7", "E vs F")) }, "/api/v2/json/lookup/event/7", `"strEvent":"E vs F"`, true},
 	}
 	for _, step := range steps {
 		if step.change != nil {

@@ -152,7 +152,6 @@ func mustRequest(t *testing.T, path, key string) *http.Request {
 	return r
 }
 
-
 // A server shutting down with streams open (ServeUntil, as serve does on SIGTERM) ends them
 // and shuts down cleanly, with the server's own read and write timeouts set: shutdown is not
 // held to its grace period by the streams.
