@@ -43,16 +43,17 @@ type Config struct {
 	CORSOrigins []string
 	// Drain is how long serve keeps answering (with Connection: close, /readyz 503) after
 	// SIGTERM before it stops accepting.
-	Drain time.Duration
+	Drain     time.Duration
+	Pprof     string
+	ImportURL string
+	Scale     string
+	Seed      int64
+	Tier      store.Tier
+	Label     string
+	Now       time.Time // pins the data clock when set
+
 	// ChangeRetention is how long the change feed keeps changes.
 	ChangeRetention time.Duration
-	Pprof           string
-	ImportURL       string
-	Scale           string
-	Seed            int64
-	Tier            store.Tier
-	Label           string
-	Now             time.Time // pins the data clock when set
 }
 
 // Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
