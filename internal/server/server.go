@@ -108,7 +108,8 @@ func New(cfg Config) *Server {
 		cfg.Limits = DefaultLimits
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
-	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics()}
+	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps)}
+	s.metrics = newMetrics(s.routeNames())
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
 	}
@@ -137,9 +138,10 @@ func (s *Server) Close() error { return s.cache.Close() }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
-	route := "other"
+	route := api.OtherRoute
 	addr := s.clientAddr(r)
 	path := r.URL.EscapedPath()
+	var t target
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
@@ -150,7 +152,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d := time.Since(start)
 		s.metrics.observe(route, rec.status, d)
 		if s.cfg.AccessLog != nil {
-			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path),
+			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path, route, t),
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
@@ -173,22 +175,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.handler().ServeHTTP(rec, r)
 		return
 	}
-	t, ok := parseTarget(path)
-	if !ok {
+	var ok bool
+	if t, ok = s.match(path); !ok {
 		respond.NotFound(rec)
 		return
 	}
-	route = t.route
+	route = t.Route
 	// One context for the rest of the request: its route, for logs, and its deadline, which
 	// bounds the key lookup and the limiter as well as the answer.
 	ctx := withLazyDeadline(respond.ContextWithRoute(r.Context(), route), s.cfg.RequestTimeout)
 	defer ctx.stop()
-	s.serveAPI(rec, r.WithContext(ctx), t, addr)
+	if !s.serveAPI(rec, r.WithContext(ctx), t, addr) {
+		route = api.OtherRoute // a failed key names no endpoint in metrics
+	}
 }
 
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) {
-	key := t.pathKey
-	if t.headerKey {
+// serveAPI answers an API path; it returns false when the key was refused.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) (keyOK bool) {
+	key := t.Key
+	if t.HeaderKey {
 		key = r.Header.Get("X-API-KEY")
 	}
 	// Failed key checks, like rate limits, count in real time: SPORTSDB_NOW pins the data
@@ -197,42 +202,36 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
 		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
 		respond.Message(w, http.StatusTooManyRequests, "Too many invalid API keys from this address")
-		return
+		return false
 	}
 	k, err := s.cfg.Auth.Resolve(r.Context(), key)
 	switch {
 	case errors.Is(err, auth.ErrUnknownKey):
 		s.cfg.Guard.Fail(addr, now)
 		respond.InvalidKey(w)
-		return
+		return false
 	case err != nil:
 		respond.Error(w, r, err)
-		return
+		return true
 	}
 	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, s.cfg.Limits[k.Tier])
 	if err != nil {
 		respond.Error(w, r, err)
-		return
+		return true
 	}
 	ratelimit.SetHeaders(w.Header(), d)
 	if !d.Allowed {
 		ratelimit.WriteTooMany(w, d)
-		return
+		return true
 	}
-	if t.premiumOnly && k.Tier == store.Free {
+	if t.PremiumOnly && k.Tier == store.Free {
 		respond.PremiumNeeded(w)
-		return
+		return true
 	}
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case t.legacyLivescore:
-			s.v1.ServeV2Livescore(w, r, k.Tier)
-		case t.version == "v1":
-			s.v1.Serve(w, r, t.file, k.Tier)
-		default:
-			s.v2.Serve(w, r, t.segments, k.Tier)
-		}
+		t.mount.Serve(w, r, t.Target, k.Tier)
 	})
+	return true
 }
 
 // ready reports whether the database answers and how rate limits are shared.
@@ -270,37 +269,26 @@ func (s *Server) clientAddr(r *http.Request) string {
 	return host
 }
 
-// scrubPath replaces the key segment of v1 paths and of key-in-path v2 aliases with {key},
-// so access logs never hold a key.
-func scrubPath(p string) string {
-	// slash[i] is where the i-th slash is: the segments before the fifth are "", "api", the
-	// version and "json"; the fifth is the key, or a v2 group.
-	var slash [5]int
-	n := 0
-	for i := 0; i < len(p) && n < len(slash); i++ {
-		if p[i] == '/' {
-			slash[n] = i
-			n++
-		}
-	}
-	if n < 4 || p[slash[0]+1:slash[1]] != "api" || p[slash[2]+1:slash[3]] != "json" {
+// scrubPath is the path an access log line shows, never a key. A path a route table names
+// is shown with its key segment as {key}. Any other API-like path may hold a key in any
+// segment (//api/..., /API/..., dot segments, escapes, unknown files), so it is shown as its
+// route name only; the server's own paths (route healthz and the like) are shown as sent.
+func scrubPath(p, route string, t target) string {
+	switch {
+	case t.mount == nil && route != api.OtherRoute:
+		return p
+	case t.mount == nil || !t.Known():
+		return "{" + api.OtherRoute + "}"
+	case t.HeaderKey:
 		return clip(p)
 	}
+	// api.SplitPath read the path as /api/vN/json/{key}/...: the key is its fifth segment.
+	const prefix = len("/api/vN/json/")
 	end := len(p)
-	if n == 5 {
-		end = slash[4]
+	if i := strings.IndexByte(p[prefix:], '/'); i >= 0 {
+		end = prefix + i
 	}
-	seg := p[slash[3]+1 : end]
-	switch p[slash[1]+1 : slash[2]] {
-	case "v1":
-	case "v2":
-		if name, err := unescape(seg); err == nil && (v2Groups[name] || isPHP(name)) {
-			return clip(p)
-		}
-	default:
-		return clip(p)
-	}
-	return clip(p[:slash[3]+1] + "{key}" + p[end:])
+	return clip(p[:prefix] + "{key}" + p[end:])
 }
 
 // clip shortens a path for the log.
