@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -76,15 +75,19 @@ func (m *metrics) observe(route string, status int, d time.Duration) {
 	if !ok {
 		rs = m.routes[api.OtherRoute]
 	}
-	i, code := len(statuses), "other"
+	i := len(statuses) // any other status
 	for j, s := range statuses {
 		if s == status {
-			i, code = j, strconv.Itoa(s)
+			i = j
 			break
 		}
 	}
 	c := rs.requests[i].Load()
 	if c == nil {
+		code := "other"
+		if i < len(statuses) {
+			code = strconv.Itoa(statuses[i])
+		}
 		// Two first requests may both get here: the vector gives both the same counter.
 		v := m.requests.WithLabelValues(rs.name, code)
 		c = &v
@@ -105,5 +108,3 @@ func (m *metrics) handler() http.Handler {
 }
 
 func appendQuoted(b []byte, s string) []byte { return record.AppendString(b, s) }
-
-func unescape(s string) (string, error) { return url.PathUnescape(s) }
