@@ -185,13 +185,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// bounds the key lookup and the limiter as well as the answer.
 	ctx := withLazyDeadline(respond.ContextWithRoute(r.Context(), route), s.cfg.RequestTimeout)
 	defer ctx.stop()
-	if !s.serveAPI(rec, r.WithContext(ctx), t, addr) {
-		route = api.OtherRoute // a failed key names no endpoint in metrics
-	}
+	s.serveAPI(rec, r.WithContext(ctx), t, addr, &route)
 }
 
-// serveAPI answers an API path; it returns false when the key was refused.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) (keyOK bool) {
+// serveAPI answers an API path. A refused key names no endpoint: route becomes OtherRoute.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string, route *string) {
 	key := t.Key
 	if t.HeaderKey {
 		key = r.Header.Get("X-API-KEY")
@@ -202,36 +200,37 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
 		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
 		respond.Message(w, http.StatusTooManyRequests, "Too many invalid API keys from this address")
-		return false
+		*route = api.OtherRoute
+		return
 	}
 	k, err := s.cfg.Auth.Resolve(r.Context(), key)
 	switch {
 	case errors.Is(err, auth.ErrUnknownKey):
 		s.cfg.Guard.Fail(addr, now)
 		respond.InvalidKey(w)
-		return false
+		*route = api.OtherRoute
+		return
 	case err != nil:
 		respond.Error(w, r, err)
-		return true
+		return
 	}
 	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, s.cfg.Limits[k.Tier])
 	if err != nil {
 		respond.Error(w, r, err)
-		return true
+		return
 	}
 	ratelimit.SetHeaders(w.Header(), d)
 	if !d.Allowed {
 		ratelimit.WriteTooMany(w, d)
-		return true
+		return
 	}
 	if t.PremiumOnly && k.Tier == store.Free {
 		respond.PremiumNeeded(w)
-		return true
+		return
 	}
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
 		t.mount.Serve(w, r, t.Target, k.Tier)
 	})
-	return true
 }
 
 // ready reports whether the database answers and how rate limits are shared.
