@@ -141,3 +141,4 @@ func BenchmarkUpsert(b *testing.B)      { storetest.BenchUpsert(b, openFresh(b))
 func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openFresh(b)) }
 func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openFresh(b)) }
 func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openFresh(b)) }
+func BenchmarkGet(b *testing.B)         { storetest.BenchGet(b, openFresh(b)) }

@@ -68,6 +68,7 @@ func BenchmarkUpsert(b *testing.B)      { storetest.BenchUpsert(b, openTemp(b)) 
 func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openTemp(b)) }
 func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openTemp(b)) }
 func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openTemp(b)) }
+func BenchmarkGet(b *testing.B)         { storetest.BenchGet(b, openTemp(b)) }
 
 // The API's query shapes must be index lookups, not table scans.
 func TestQueriesUseIndexes(t *testing.T) { checkPlans(t, openTemp(t)) }

@@ -150,3 +150,28 @@ func BenchDataVersion(b *testing.B, s store.Store) {
 		}
 	})
 }
+
+// BenchGet measures a lookup by id, the read behind every lookup endpoint, on 2,000 events.
+func BenchGet(b *testing.B, s store.Store) {
+	ctx := context.Background()
+	err := s.Write(ctx, func(tx store.Tx) error {
+		for i := range 2000 {
+			if err := tx.Upsert(ctx, event(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if _, err := s.Get(ctx, record.Event, strconv.Itoa(1000000+i%2000)); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
