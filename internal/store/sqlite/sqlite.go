@@ -56,12 +56,13 @@ const (
 
 // Store is a sportsdb database in one SQLite file.
 type Store struct {
-	read      *sql.DB
-	readConns int // the read pool's size
-	write     *sql.DB
-	version   *versionReader
-	shm       *shmHold
-	loading   sync.Mutex // held by Load, which changes the journal mode
+	*sqlstore.DB // Get, Scan, Count and the key store
+	read         *sql.DB
+	readConns    int // the read pool's size
+	write        *sql.DB
+	version      *versionReader
+	shm          *shmHold
+	loading      sync.Mutex // held by Load, which changes the journal mode
 }
 
 var _ store.Store = (*Store)(nil)
@@ -112,6 +113,8 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm}}
+	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
+		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {
 		return nil, errors.Join(err, s.version.close(), read.Close(), write.Close())
 	}
