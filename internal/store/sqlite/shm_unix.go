@@ -45,10 +45,11 @@ func (m *shmMap) header() (h walHeader, ok bool) {
 // coordinates processes with POSIX record locks on it (among them a shared lock that says
 // "this process has the WAL index open", and the readers' marks), and the system drops every
 // POSIX lock a process holds on a file when the process closes any descriptor of that file.
-// A descriptor opened to map the file and closed at once left the server without its locks:
-// the next process to open the database (an import) took itself for the first one, cut the
-// -shm file to 3 bytes and rebuilt it, and the server's reads of SQLite's own mapping faulted
-// (SQLITE_IOERR_IN_PAGE) or, worse, a checkpoint could overwrite pages a reader was using.
+// A descriptor opened to map the file and closed at once would leave the server without its
+// locks: the next process to open the database (an import) would take itself for the first
+// one and cut the -shm file to 3 bytes to rebuild it, so that the server's reads of SQLite's
+// own mapping fault (SQLITE_IOERR_IN_PAGE, "disk I/O error"); a checkpoint could also
+// overwrite WAL frames a reader is still using.
 //
 // So the descriptors stay open until the last Store of the process on the database closes,
 // when SQLite has released the file itself. Stores on one database are found by its path.
