@@ -120,3 +120,34 @@ func checkMetricsBounded(ctx context.Context, cfg *config, t *T) {
 		t.Fail("/metrics grew by %d lines for %d random file names", grown, len(names))
 	}
 }
+
+// checkEveryLog searches the log of every server the suite started for every key it sent
+// (real keys, fake keys, the wrong keys of the guard checks) and for panics.
+func checkEveryLog(ctx context.Context, cfg *config, t *T) {
+	time.Sleep(300 * time.Millisecond) // the access log is buffered briefly
+	cfg.mu.Lock()
+	defer cfg.mu.Unlock()
+	secrets := map[string]string{wrongKey: "wrong key of the guard checks"}
+	for k, v := range cfg.secrets {
+		secrets[k] = v
+	}
+	lines, panics, found := 0, 0, 0
+	for _, s := range cfg.servers {
+		log := s.log.String()
+		lines += strings.Count(log, "\n")
+		if p := countPanics(log); p > 0 {
+			panics += p
+			t.Fail("a server's log holds %d panic lines, e.g. %s", p, lineWith(log, "panic"))
+		}
+		for key, what := range secrets {
+			if n := strings.Count(log, key); n > 0 {
+				found += n
+				t.Fail("a %s is in a server's log %d times, e.g. %s", what, n, lineWith(log, key))
+			}
+		}
+	}
+	t.Figure("servers, log lines searched", "%d, %d", len(cfg.servers), lines)
+	t.Figure("keys searched for", "%d", len(secrets))
+	t.Figure("key occurrences, panic lines", "%d, %d", found, panics)
+	t.Figure("requests sent by the suite", "%d", sent.Load())
+}

@@ -53,6 +53,7 @@ func newSharedEnv(ctx context.Context, cfg *config) (*sharedEnv, error) {
 	env := &sharedEnv{fx: fx, srv: srv, requests: map[string]int{}, statuses: map[int]int{}, errors: map[string]int{}}
 	for i := 0; i < 3; i++ {
 		env.fake = append(env.fake, fmt.Sprintf("RelFakeKey%dq%s", i, randAlnum(cfg, 14)))
+		cfg.secret(env.fake[i], "fake key")
 	}
 	return env, nil
 }

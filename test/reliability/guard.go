@@ -19,6 +19,10 @@ func ownServer(ctx context.Context, cfg *config, name string, args ...string) (*
 	return fx, srv, nil
 }
 
+// wrongKey starts every wrong key the guard checks send; the last check searches every log
+// for it.
+const wrongKey = "RelWrongKey"
+
 // status sends one request and returns its status, 0 on a transport error.
 func status(t *T, addr, path string, headers ...string) int {
 	a, err := rawExchange(addr, request(path, headers...), 10*time.Second)
@@ -51,7 +55,7 @@ func checkForgedXFF(ctx context.Context, cfg *config, t *T) {
 	refused := 0
 	for i := 0; i < 100; i++ {
 		xff := fmt.Sprintf("X-Forwarded-For: 198.51.%d.%d, 203.0.113.9", i/250, i%250+1)
-		if status(t, srv.addr, "/api/v1/json/wrongkey"+fmt.Sprint(i)+"/all_sports.php", xff) == 429 {
+		if status(t, srv.addr, "/api/v1/json/"+wrongKey+fmt.Sprint(i)+"/all_sports.php", xff) == 429 {
 			refused++
 		}
 	}
@@ -62,9 +66,9 @@ func checkForgedXFF(ctx context.Context, cfg *config, t *T) {
 	}
 	// An attacker at 203.0.113.10 forges the victim's address 192.0.2.50 as the leftmost entry.
 	for i := 0; i < 40; i++ {
-		status(t, srv.addr, "/api/v1/json/wrongkey"+fmt.Sprint(i)+"/all_sports.php", "X-Forwarded-For: 192.0.2.50, 203.0.113.10")
+		status(t, srv.addr, "/api/v1/json/"+wrongKey+fmt.Sprint(i)+"/all_sports.php", "X-Forwarded-For: 192.0.2.50, 203.0.113.10")
 	}
-	got := status(t, srv.addr, "/api/v1/json/wrongkeyvictim/all_sports.php", "X-Forwarded-For: 192.0.2.50")
+	got := status(t, srv.addr, "/api/v1/json/"+wrongKey+"victim/all_sports.php", "X-Forwarded-For: 192.0.2.50")
 	t.Figure("victim's own wrong key after 40 forged ones", "%d (want 400)", got)
 	if got != 400 {
 		t.Fail("after 40 wrong keys forging its address, the victim's own first wrong key got %d, want 400", got)
@@ -82,7 +86,7 @@ func checkValidAfterWrong(ctx context.Context, cfg *config, t *T) {
 	defer srv.stop()
 	blocked := 0
 	for i := 0; i < 25; i++ {
-		if status(t, srv.addr, "/api/v1/json/typo"+fmt.Sprint(i)+"/all_sports.php") == 429 {
+		if status(t, srv.addr, "/api/v1/json/"+wrongKey+"typo"+fmt.Sprint(i)+"/all_sports.php") == 429 {
 			blocked++
 		}
 	}
@@ -96,7 +100,7 @@ func checkValidAfterWrong(ctx context.Context, cfg *config, t *T) {
 	if valid != 200 || v2 != 200 {
 		t.Fail("a valid premium key from an address blocked for wrong keys got v1 %d, v2 %d, want 200", valid, v2)
 	}
-	if again := status(t, srv.addr, "/api/v1/json/typo-again/all_sports.php"); again != 429 {
+	if again := status(t, srv.addr, "/api/v1/json/"+wrongKey+"again/all_sports.php"); again != 429 {
 		t.Fail("a further wrong key from the blocked address got %d, want 429", again)
 	}
 }

@@ -12,9 +12,13 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
+
+// sent counts every request the suite sends, for the figures.
+var sent atomic.Int64
 
 // answer is one HTTP answer as the suite sees it.
 type answer struct {
@@ -26,6 +30,7 @@ type answer struct {
 // rawExchange sends bytes exactly as given on a new connection and reads one answer. It is
 // how hostile requests are sent: a client library would clean, escape or refuse them.
 func rawExchange(addr string, req []byte, timeout time.Duration) (answer, error) {
+	sent.Add(1)
 	conn, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
 		return answer{}, fmt.Errorf("dial: %w", err)
@@ -72,6 +77,7 @@ func get(ctx context.Context, hc *http.Client, url, key string, hdr ...string) (
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
+	sent.Add(1)
 	resp, err := hc.Do(req)
 	if err != nil {
 		return answer{}, err

@@ -22,17 +22,12 @@ func checkKillSQLite(ctx context.Context, cfg *config, t *T) {
 }
 
 func checkKillPostgres(ctx context.Context, cfg *config, t *T) {
-	dsn, drop, err := freshSchema(ctx, cfg)
+	fx, drop, err := pgFixture(ctx, cfg)
 	if err != nil {
 		t.Fail("%v", err)
 		return
 	}
 	defer drop()
-	fx, err := seedFixture(ctx, cfg, dsn)
-	if err != nil {
-		t.Fail("%v", err)
-		return
-	}
 	killDuringImport(ctx, cfg, t, fx, "kill-postgres")
 }
 

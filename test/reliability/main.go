@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -37,9 +38,22 @@ type config struct {
 	ci       bool
 	only     string // run only the checks whose name holds this
 	keepWork bool
+	soak     time.Duration // overrides the soak's length when set
+	workers  int           // overrides the number of load workers when set
 	rng      *rand.Rand
 	env      *sharedEnv // the hostile-request server, started by the first check that needs it
 	envErr   error
+
+	mu      sync.Mutex
+	servers []*server         // every server started, whose logs the last check searches
+	secrets map[string]string // every key the suite sent, and what it is
+}
+
+// secret records a key the suite sends, so the last check can search every log for it.
+func (cfg *config) secret(key, what string) {
+	cfg.mu.Lock()
+	defer cfg.mu.Unlock()
+	cfg.secrets[key] = what
 }
 
 func main() {
@@ -52,6 +66,8 @@ func run() int {
 	only := flag.String("run", "", "run only the checks whose name contains this")
 	keep := flag.Bool("keep", false, "keep the work directory (databases, server logs) for inspection")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the random choices (kill points, names)")
+	soak := flag.Duration("soak", 0, "length of the soak (default 30s short, 5m long)")
+	workers := flag.Int("workers", 0, "load workers of the soak (default 16)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -63,7 +79,7 @@ func run() int {
 	}
 	cfg := &config{work: work, short: *short, pg: os.Getenv("SPORTSDB_TEST_POSTGRES"),
 		redis: os.Getenv("SPORTSDB_TEST_REDIS"), ci: os.Getenv("CI") == "true", only: *only,
-		keepWork: *keep, rng: rand.New(rand.NewPCG(*seed, 15))}
+		keepWork: *keep, secrets: map[string]string{}, rng: rand.New(rand.NewPCG(*seed, 15))}
 	defer func() {
 		if cfg.keepWork {
 			fmt.Println("work directory kept:", work)
@@ -71,7 +87,7 @@ func run() int {
 		}
 		os.RemoveAll(work)
 	}()
-	cfg.bin = *bin
+	cfg.bin, cfg.soak, cfg.workers = *bin, *soak, *workers
 	if cfg.bin == "" {
 		if cfg.bin, err = build(ctx, work); err != nil {
 			fmt.Fprintln(os.Stderr, "reliability:", err)
@@ -148,5 +164,6 @@ func checks() []check {
 		{name: "outage/postgres-hang", timeout: 3 * time.Minute, fn: checkPostgresHang, needs: needPG},
 		{name: "outage/redis-two-replicas", timeout: 4 * time.Minute, fn: checkRedisOutage, needs: needRedis},
 		{name: "sigterm/drain-under-load", timeout: 3 * time.Minute, fn: checkDrain},
+		{name: "log/every-server", timeout: time.Minute, fn: checkEveryLog},
 	}
 }

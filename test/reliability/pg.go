@@ -49,24 +49,34 @@ func freshSchema(ctx context.Context, cfg *config) (dsn string, drop func(), err
 	return pgtest.WithParam(cfg.pg, "search_path", schema+",public"), drop, nil
 }
 
-// viaProxy rewrites a URL DSN (PostgreSQL or Redis) to reach its server through addr.
-func viaProxy(dsn, addr string) (string, error) {
-	u, err := url.Parse(dsn)
+// pgFixture is a fresh schema with the demo dataset and keys; drop removes the schema.
+func pgFixture(ctx context.Context, cfg *config) (*fixture, func(), error) {
+	dsn, drop, err := freshSchema(ctx, cfg)
 	if err != nil {
-		return "", fmt.Errorf("parse URL: %w", err)
+		return nil, nil, err
 	}
-	u.Host = addr
-	return u.String(), nil
+	fx, err := seedFixture(ctx, cfg, dsn)
+	if err != nil {
+		drop()
+		return nil, nil, err
+	}
+	return fx, drop, nil
 }
 
-// hostOf is the host:port a URL DSN names.
-func hostOf(dsn string) (string, error) {
+// proxied starts a proxy in front of the server a URL DSN (PostgreSQL or Redis) names, and
+// returns the DSN rewritten to go through it.
+func proxied(dsn string) (*proxy, string, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
-		return "", fmt.Errorf("parse URL: %w", err)
+		return nil, "", fmt.Errorf("parse URL: %w", err)
 	}
 	if u.Port() == "" {
-		return "", fmt.Errorf("URL %s names no port", u.Redacted())
+		return nil, "", fmt.Errorf("URL %s names no port", u.Redacted())
 	}
-	return u.Host, nil
+	px, err := newProxy(u.Host)
+	if err != nil {
+		return nil, "", err
+	}
+	u.Host = px.addr()
+	return px, u.String(), nil
 }

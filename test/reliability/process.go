@@ -79,6 +79,9 @@ func startServer(ctx context.Context, cfg *config, name string, args ...string) 
 		lf.Close()
 		return nil, fmt.Errorf("start sportsdb serve: %w", err)
 	}
+	cfg.mu.Lock()
+	cfg.servers = append(cfg.servers, s)
+	cfg.mu.Unlock()
 	go func() {
 		s.err = s.cmd.Wait()
 		lf.Close()
@@ -192,7 +195,9 @@ func addKey(ctx context.Context, cfg *config, db, tier string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(out), nil
+	key := strings.TrimSpace(out)
+	cfg.secret(key, tier+" key")
+	return key, nil
 }
 
 // knowsFlag reports whether `sportsdb serve` has a flag, from its -h text.
