@@ -78,7 +78,7 @@ func (e *sharedEnv) count(surface string, status int, err error) {
 }
 
 func (cfg *config) closeShared() {
-	if cfg.env != nil {
+	if cfg.env != nil && !cfg.env.srv.exited() {
 		cfg.env.srv.stop()
 	}
 }

@@ -35,7 +35,7 @@ func checkKillPostgres(ctx context.Context, cfg *config, t *T) {
 // kills the import with SIGKILL at random moments: afterwards the store holds each file
 // whole or not at all, and the server answers.
 func killDuringImport(ctx context.Context, cfg *config, t *T, fx *fixture, name string) {
-	records, kills := 30000, 4
+	records, kills := 20000, 3
 	if !cfg.short {
 		records, kills = 100000, 12
 	}

@@ -81,6 +81,14 @@ func run() int {
 		redis: os.Getenv("SPORTSDB_TEST_REDIS"), ci: os.Getenv("CI") == "true", only: *only,
 		keepWork: *keep, secrets: map[string]string{}, rng: rand.New(rand.NewPCG(*seed, 15))}
 	defer func() {
+		cfg.closeShared()
+		cfg.mu.Lock()
+		for _, s := range cfg.servers {
+			if !s.exited() {
+				s.kill()
+			}
+		}
+		cfg.mu.Unlock()
 		if cfg.keepWork {
 			fmt.Println("work directory kept:", work)
 			return
@@ -106,7 +114,6 @@ func run() int {
 		}
 		r.run(ctx, cfg, c)
 	}
-	cfg.closeShared()
 	return r.finish()
 }
 
