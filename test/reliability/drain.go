@@ -133,8 +133,9 @@ func judgeDrain(t *T, run int, r drainRun) {
 // second, and stops the clients once /readyz stops saying ready (as a load balancer would,
 // with a small delay) or the server is gone.
 func sigtermUnderLoad(srv *server, target string, seed uint64) drainRun {
-	var stopNew atomic.Bool
-	var termAt atomic.Int64
+	// draining is set once /readyz said 503: a request sent after that must be answered
+	// with Connection: close (one sent before may have been answered before the signal).
+	var stopNew, draining atomic.Bool
 	var mu sync.Mutex
 	r := drainRun{kinds: map[string]int{}}
 	var wg sync.WaitGroup
@@ -146,8 +147,8 @@ func sigtermUnderLoad(srv *server, target string, seed uint64) drainRun {
 			k := &keepAlive{addr: srv.addr}
 			defer k.reset()
 			for !(stopNew.Load() && k.conn == nil) {
+				after := draining.Load()
 				_, closed, err := k.do(target)
-				after := termAt.Load() != 0
 				mu.Lock()
 				r.sent++
 				switch kind := errKind(err); {
@@ -167,13 +168,13 @@ func sigtermUnderLoad(srv *server, target string, seed uint64) drainRun {
 		}(w)
 	}
 	time.Sleep(time.Second)
-	termAt.Store(time.Now().UnixNano())
 	start := time.Now()
 	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
 	time.Sleep(50 * time.Millisecond)
 	a, err := rawExchange(srv.addr, request("/readyz"), 5*time.Second)
 	if err == nil {
 		r.readyAfterTerm = a.status
+		draining.Store(a.status == 503)
 	}
 	time.Sleep(300 * time.Millisecond) // the balancer's reaction
 	stopNew.Store(true)

@@ -86,7 +86,7 @@ func snapshot(addr string, urls []string) (map[string]string, error) {
 }
 
 func checkHostileImports(ctx context.Context, cfg *config, t *T) {
-	fx, srv, err := ownServer(ctx, cfg, "imports")
+	fx, srv, err := ownServer(ctx, cfg, "imports", "--limits", "premium:1000000000")
 	if err != nil {
 		t.Fail("%v", err)
 		return
