@@ -133,38 +133,13 @@ func judgeDrain(t *T, run int, r drainRun) {
 // second, and stops the clients once /readyz stops saying ready (as a load balancer would,
 // with a small delay) or the server is gone.
 func sigtermUnderLoad(srv *server, target string, seed uint64) drainRun {
-	// draining is set once /readyz said 503: a request sent after that must be answered
-	// with Connection: close (one sent before may have been answered before the signal).
-	var stopNew, draining atomic.Bool
-	var mu sync.Mutex
-	r := drainRun{kinds: map[string]int{}}
+	lb := &balancer{r: drainRun{kinds: map[string]int{}}}
 	var wg sync.WaitGroup
 	for w := 0; w < 16; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			rng := rand.New(rand.NewPCG(seed, uint64(w)))
-			k := &keepAlive{addr: srv.addr}
-			defer k.reset()
-			for !(stopNew.Load() && k.conn == nil) {
-				after := draining.Load()
-				_, closed, err := k.do(target)
-				mu.Lock()
-				r.sent++
-				switch kind := errKind(err); {
-				case kind == "refused":
-					r.sent--
-					mu.Unlock()
-					return // the server is gone: a balancer sends nothing more here
-				case err != nil:
-					r.dropped++
-					r.kinds[kind]++
-				case after && !closed:
-					r.afterTermNoClose++
-				}
-				mu.Unlock()
-				time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
-			}
+			lb.client(srv.addr, target, rand.New(rand.NewPCG(seed, uint64(w))))
 		}(w)
 	}
 	time.Sleep(time.Second)
@@ -173,18 +148,54 @@ func sigtermUnderLoad(srv *server, target string, seed uint64) drainRun {
 	time.Sleep(50 * time.Millisecond)
 	a, err := rawExchange(srv.addr, request("/readyz"), 5*time.Second)
 	if err == nil {
-		r.readyAfterTerm = a.status
-		draining.Store(a.status == 503)
+		lb.r.readyAfterTerm = a.status
+		lb.draining.Store(a.status == 503)
 	}
 	time.Sleep(300 * time.Millisecond) // the balancer's reaction
-	stopNew.Store(true)
+	lb.stopNew.Store(true)
 	select {
 	case <-srv.done:
 	case <-time.After(drainFor + 20*time.Second):
 		srv.kill()
 	}
-	r.exit = time.Since(start)
-	r.exitErr = srv.err
+	exit := time.Since(start)
 	wg.Wait()
-	return r
+	lb.r.exit, lb.r.exitErr = exit, srv.err
+	return lb.r
+}
+
+// balancer stands for a load balancer and its clients in front of one server: clients send
+// on kept-alive connections until the balancer stops sending new connections there.
+type balancer struct {
+	// draining is set once /readyz said 503: a request sent after that must be answered
+	// with Connection: close (one sent before may have been answered before the signal).
+	stopNew, draining atomic.Bool
+	mu                sync.Mutex
+	r                 drainRun
+}
+
+// client sends requests with short idle pauses between them until the balancer stops
+// sending here and its connection is closed, or the server is gone.
+func (lb *balancer) client(addr, target string, rng *rand.Rand) {
+	k := &keepAlive{addr: addr}
+	defer k.reset()
+	for !(lb.stopNew.Load() && k.conn == nil) {
+		after := lb.draining.Load()
+		_, closed, err := k.do(target)
+		kind := errKind(err)
+		if kind == "refused" {
+			return // the server is gone: a balancer sends nothing more here
+		}
+		lb.mu.Lock()
+		lb.r.sent++
+		switch {
+		case err != nil:
+			lb.r.dropped++
+			lb.r.kinds[kind]++
+		case after && !closed:
+			lb.r.afterTermNoClose++
+		}
+		lb.mu.Unlock()
+		time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
+	}
 }

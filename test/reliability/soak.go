@@ -118,45 +118,20 @@ func checkSoak(ctx context.Context, cfg *config, t *T) {
 	go func() { defer wg.Done(); load(lctx, srv.base, soakURLs(key), workers, st) }()
 	time.Sleep(2 * time.Second) // the start of the load, before the first RSS sample
 	rss0, _ := rssKiB(srv.pid())
-	peak := rss0
-	imports, importFails := 0, 0
-	var firstFail string
-	// An import starts at every tick of 0.2 s (one that is still running when the tick comes
-	// makes the next wait): a new process opens the database five times a second.
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	for i := 0; lctx.Err() == nil; i++ {
-		f := filepath.Join(cfg.work, "soak-import.ndjson")
-		_ = os.WriteFile(f, []byte(team("30000001", fmt.Sprintf("RelSoak %d", i))+"\n"), 0o644)
-		res, err := sportsdb(ctx, cfg, "import", "--db", db, f)
-		imports++
-		if err != nil || res.code != 0 {
-			importFails++
-			if firstFail == "" {
-				firstFail = fmt.Sprintf("%v %s", err, clipText(res.stderr, 200))
-			}
-		}
-		if r, err := rssKiB(srv.pid()); err == nil {
-			peak = max(peak, r)
-		}
-		select {
-		case <-lctx.Done():
-		case <-tick.C:
-		}
-	}
+	im := importBeside(lctx, cfg, db, srv.pid())
 	wg.Wait()
 	rss1, _ := rssKiB(srv.pid())
 	t.Figure("duration, workers", "%s, %d", dur, workers)
 	t.Figure("requests", "%d", st.sent.Load())
 	t.Figure("failed requests (bar 0)", "%d %v", st.failures(), st.errors)
-	t.Figure("imports beside load (failed)", "%d (%d)", imports, importFails)
-	t.Figure("server RSS start / end / peak", "%d / %d / %d KiB", rss0, rss1, peak)
+	t.Figure("imports beside load (failed)", "%d (%d)", im.runs, im.failed)
+	t.Figure("server RSS start / end / peak", "%d / %d / %d KiB", rss0, rss1, max(im.peakRSS, rss0, rss1))
 	t.Figure("server RSS drift", "%+d KiB", rss1-rss0)
 	if n := st.failures(); n > 0 {
 		t.Fail("%d of %d requests failed while imports ran: %v", n, st.sent.Load(), st.sample)
 	}
-	if importFails > imports/5 {
-		t.Fail("%d of %d imports beside the load failed (first: %s)", importFails, imports, firstFail)
+	if im.failed > im.runs/5 {
+		t.Fail("%d of %d imports beside the load failed (first: %s)", im.failed, im.runs, im.first)
 	}
 	if srv.exited() {
 		t.Fail("the server exited during the soak: %v", srv.err)
@@ -164,4 +139,41 @@ func checkSoak(ctx context.Context, cfg *config, t *T) {
 	if p := countPanics(srv.log.String()); p > 0 {
 		t.Fail("the server's log holds %d panic lines", p)
 	}
+}
+
+// imports is what the importing process did during a soak.
+type imports struct {
+	runs, failed int
+	first        string // the first failure
+	peakRSS      int    // the server's, sampled after each import
+}
+
+// importBeside imports one changed record at every tick of 0.2 s until ctx ends (an import
+// still running when the tick comes makes the next one wait): a new process opens the
+// database five times a second, and each import empties the server's response cache.
+func importBeside(ctx context.Context, cfg *config, db string, serverPID int) imports {
+	var im imports
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	f := filepath.Join(cfg.work, "soak-import.ndjson")
+	for i := 0; ctx.Err() == nil; i++ {
+		_ = os.WriteFile(f, []byte(team("30000001", fmt.Sprintf("RelSoak %d", i))+"\n"), 0o644)
+		// Not ctx: an import that has started is let finish, as an operator's would.
+		res, err := sportsdb(context.WithoutCancel(ctx), cfg, "import", "--db", db, f)
+		im.runs++
+		if err != nil || res.code != 0 {
+			im.failed++
+			if im.first == "" {
+				im.first = fmt.Sprintf("%v %s", err, clipText(res.stderr, 200))
+			}
+		}
+		if r, err := rssKiB(serverPID); err == nil {
+			im.peakRSS = max(im.peakRSS, r)
+		}
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+		}
+	}
+	return im
 }
