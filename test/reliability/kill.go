@@ -110,6 +110,7 @@ func bigFile(cfg *config, n, records int) string {
 func importAndKill(ctx context.Context, cfg *config, db, file string, at time.Duration) (finished bool, err error) {
 	cmd := exec.CommandContext(ctx, cfg.bin, "import", "--db", db, file)
 	cmd.Env = cleanEnv()
+	cmd.Dir = cfg.work
 	if err := cmd.Start(); err != nil {
 		return false, fmt.Errorf("start import: %w", err)
 	}

@@ -102,6 +102,11 @@ func run() int {
 			return 2
 		}
 	}
+	// Commands run in the work directory, so a relative -bin is made absolute first.
+	if cfg.bin, err = filepath.Abs(cfg.bin); err != nil {
+		fmt.Fprintln(os.Stderr, "reliability:", err)
+		return 2
+	}
 	form := "long"
 	if cfg.short {
 		form = "short"

@@ -74,6 +74,7 @@ func startServer(ctx context.Context, cfg *config, name string, args ...string) 
 	full := append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)
 	s.cmd = exec.Command(cfg.bin, full...)
 	s.cmd.Env = cleanEnv()
+	s.cmd.Dir = cfg.work // nothing a server writes lands in the checkout
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	if err := s.cmd.Start(); err != nil {
 		lf.Close()
@@ -162,6 +163,7 @@ type cliResult struct {
 func sportsdb(ctx context.Context, cfg *config, args ...string) (cliResult, error) {
 	cmd := exec.CommandContext(ctx, cfg.bin, args...)
 	cmd.Env = cleanEnv()
+	cmd.Dir = cfg.work
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
