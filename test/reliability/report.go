@@ -147,6 +147,7 @@ func (r *report) finish() int {
 			passed++
 		}
 	}
+	fmt.Printf("%-36s %-44s %d\n", "all", "requests sent by the suite", sent.Load())
 	fmt.Println()
 	if len(names) > 0 {
 		sort.Strings(names)
