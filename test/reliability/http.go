@@ -44,7 +44,11 @@ func rawExchange(addr string, req []byte, timeout time.Duration) (answer, error)
 	if _, err := br.Peek(1); err != nil {
 		return answer{}, fmt.Errorf("no answer: %w", err)
 	}
-	resp, err := http.ReadResponse(br, nil)
+	var sentReq *http.Request // a HEAD answer has no body, whatever its Content-Length
+	if bytes.HasPrefix(req, []byte("HEAD ")) {
+		sentReq = &http.Request{Method: http.MethodHead}
+	}
+	resp, err := http.ReadResponse(br, sentReq)
 	if err != nil {
 		return answer{}, fmt.Errorf("read answer: %w", err)
 	}
