@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -277,4 +278,33 @@ func decodeJSON(t *testing.T, body []byte, v any) {
 	if err := json.Unmarshal(body, v); err != nil {
 		t.Fatalf("not JSON (%v): %.300s", err, body)
 	}
+}
+
+// FuzzCalendar: any path under /calendar/ and any season get a calendar or a documented JSON
+// error, never a 5xx or a panic.
+func FuzzCalendar(f *testing.F) {
+	env := apitest.New(f, apitest.Options{Demo: true})
+	for _, seed := range []struct{ key, rest, season string }{
+		{env.PremiumKey, "team/133604.ics", ""}, {"123", "league/4328.ics", "2026-2027"},
+		{env.PremiumKey, "league/4328.ics", "\x00"}, {"123", "team/%00.ics", "a;b"},
+		{"", "team/1.ics", ""}, {"123", "team/99999999999999999999.ics", ""}, {"%", "league/.ics", "%zz"},
+	} {
+		f.Add(seed.key, seed.rest, seed.season)
+	}
+	f.Fuzz(func(t *testing.T, key, rest, season string) {
+		path := "/calendar/" + key + "/" + rest
+		if season != "" {
+			path += "?season=" + url.QueryEscape(season)
+		}
+		if strings.ContainsAny(path, " \r\n") {
+			t.Skip("no client sends such a request line")
+		}
+		r := env.Get(t, path)
+		switch ct := r.Header.Get("Content-Type"); {
+		case r.Status == 200 && ct == "text/calendar; charset=utf-8" && strings.HasSuffix(string(r.Body), "END:VCALENDAR\r\n"):
+		case (r.Status == 400 || r.Status == 404 || r.Status == 429) && ct == "application/json" && json.Valid(r.Body):
+		default:
+			t.Fatalf("%s: %d %q %.200s", path, r.Status, ct, r.Body)
+		}
+	})
 }
