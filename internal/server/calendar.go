@@ -13,9 +13,7 @@ import (
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
-	"sportsdb/internal/auth"
 	"sportsdb/internal/calendar"
-	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/store"
 )
 
@@ -54,25 +52,30 @@ func calendarLogPath(rawPath string) string {
 }
 
 // serveCalendar answers a path under /calendar/. ServeHTTP calls it with the path it logs
-// and the route it counts, which it sets first: the logged path loses its key.
+// and the route it counts, which it sets first: the logged path loses its key. The key is
+// checked and counted as for any API request.
 func (s *Server) serveCalendar(w http.ResponseWriter, r *http.Request, addr string, logPath, route *string) {
 	*logPath = calendarLogPath(*logPath)
 	c, ok := parseCalendar(r.URL.EscapedPath())
 	if !ok {
-		respond.NotFound(w)
+		s.fail(w, r, respond.ErrNotFound)
 		return
 	}
 	*route = "calendar/" + string(c.scope)
-	ctx := withLazyDeadline(respond.ContextWithRoute(r.Context(), *route), s.cfg.RequestTimeout)
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), *route, s.cfg.Logger), s.cfg.RequestTimeout)
 	defer ctx.stop()
 	r = r.WithContext(ctx)
-	k, ok := s.admit(w, r, c.key, addr)
-	if !ok {
+	k, err := s.cfg.Auth.Resolve(ctx, c.key)
+	if err != nil {
+		s.refuseKey(w, r, addr, err)
+		return
+	}
+	if !s.admit(w, r, k) {
 		return
 	}
 	id, ok := api.ParseID(c.id)
 	if !ok {
-		respond.NotFound(w)
+		s.fail(w, r, respond.ErrNotFound)
 		return
 	}
 	now := time.Now().UTC()
@@ -83,10 +86,10 @@ func (s *Server) serveCalendar(w http.ResponseWriter, r *http.Request, addr stri
 		Season: r.URL.Query().Get("season"), Upcoming: k.Tier == store.Free, Now: now})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		respond.NotFound(w)
+		s.fail(w, r, respond.ErrNotFound)
 		return
 	case err != nil:
-		respond.Error(w, r, fmt.Errorf("calendar: %w", err))
+		s.fail(w, r, fmt.Errorf("calendar: %w", err))
 		return
 	}
 	writeCalendar(w, r, feed.ICS())
@@ -117,38 +120,4 @@ func writeCalendar(w http.ResponseWriter, r *http.Request, body []byte) {
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
-}
-
-// admit checks a key and counts the request against its rate limit, as every API request
-// is: failed checks per client address, 400 for an unknown key, the rate-limit headers, 429
-// over the limit. ok is false when the answer has been written.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, key, addr string) (k store.Key, ok bool) {
-	// Key checks and rate limits count in real time; SPORTSDB_NOW pins the data clock only.
-	now := time.Now()
-	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
-		respond.Message(w, http.StatusTooManyRequests, "Too many invalid API keys from this address")
-		return k, false
-	}
-	k, err := s.cfg.Auth.Resolve(r.Context(), key)
-	switch {
-	case errors.Is(err, auth.ErrUnknownKey):
-		s.cfg.Guard.Fail(addr, now)
-		respond.InvalidKey(w)
-		return k, false
-	case err != nil:
-		respond.Error(w, r, err)
-		return k, false
-	}
-	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, s.cfg.Limits[k.Tier])
-	if err != nil {
-		respond.Error(w, r, err)
-		return k, false
-	}
-	ratelimit.SetHeaders(w.Header(), d)
-	if !d.Allowed {
-		ratelimit.WriteTooMany(w, d)
-		return k, false
-	}
-	return k, true
 }
