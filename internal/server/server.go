@@ -183,6 +183,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.handler().ServeHTTP(rec, r)
 		return
 	}
+	if strings.HasPrefix(path, "/calendar/") {
+		s.serveCalendar(rec, r, addr, &path, &route)
+		return
+	}
 	t, ok := parseTarget(path)
 	if !ok {
 		s.fail(rec, r, respond.ErrNotFound)
