@@ -172,10 +172,7 @@ func readKeys(path string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("keys: %w", err)
 	}
-	var keys []string
-	for _, k := range strings.Fields(string(b)) {
-		keys = append(keys, k)
-	}
+	keys := strings.Fields(string(b))
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("keys: %s holds no key", path)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,12 +15,13 @@ import (
 // none above it, and a format that is neither text nor json refused.
 func TestNewLogger(t *testing.T) {
 	for _, c := range []struct {
-		level, format string
-		want          string // in the request line; "" for none
+		level  slog.Level
+		format string
+		want   string // in the request line; "" for none
 	}{
-		{"info", "text", `level=INFO msg=request method=GET path=/healthz route=healthz status=200`},
-		{"debug", "JSON", `"level":"INFO","msg":"request","method":"GET","path":"/healthz","route":"healthz","status":200`},
-		{"warn", "text", ""},
+		{slog.LevelInfo, "text", `level=INFO msg=request method=GET path=/healthz route=healthz status=200`},
+		{slog.LevelDebug, "json", `"level":"INFO","msg":"request","method":"GET","path":"/healthz","route":"healthz","status":200`},
+		{slog.LevelWarn, "text", ""},
 	} {
 		var out bytes.Buffer
 		logger, access, err := newLogger(&out, c.level, c.format)
@@ -32,7 +34,7 @@ func TestNewLogger(t *testing.T) {
 			t.Errorf("level %s, format %s: logged %q, want a line with %q", c.level, c.format, got, c.want)
 		}
 	}
-	if _, _, err := newLogger(&bytes.Buffer{}, "info", "xml"); err == nil {
+	if _, _, err := newLogger(&bytes.Buffer{}, slog.LevelInfo, "xml"); err == nil {
 		t.Error("format xml accepted")
 	}
 }

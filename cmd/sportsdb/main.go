@@ -5,43 +5,70 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 
-	"sportsdb/internal/server"
+	"sportsdb/internal/config"
 )
 
-const usage = `sportsdb: a self-hosted TheSportsDB-compatible API server
+// dbUse is what a command may do with the database the configuration names.
+type dbUse int
 
-Usage:
-  sportsdb serve   [--addr HOST:PORT] [--db DSN] [--redis URL] [--caps FILE]
-  sportsdb import  [--db DSN] [--url URL] PATH...
-  sportsdb export  [--db DSN] DIR
-  sportsdb gen     --scale demo|small|full [--seed N] [--db DSN]
-  sportsdb keys    add --tier free|premium|business [--label TEXT] [--db DSN]
-  sportsdb keys    list [--db DSN]
-  sportsdb keys    revoke [--db DSN] KEY
-  sportsdb migrate [--db DSN]
+const (
+	noDB      dbUse = iota
+	createsDB       // opens it, creating it when missing; a failed run removes what it created
+	needsDB         // opens it; a missing database is an error
+)
 
-A DSN is a SQLite file path (default sportsdb.db) or a postgres:// URL. Every flag can also be
-set by its environment variable (SPORTSDB_ADDR, SPORTSDB_DB, ...); SPORTSDB_NOW (RFC 3339)
-pins the clock. Run "sportsdb COMMAND -h" for a command's flags.
-`
+// command is one thing sportsdb does. Its flags are the options of config.Options that
+// name it.
+type command struct {
+	name    string // "serve", "keys add"
+	args    string // the positional arguments, in help: "PATH...", "DIR", "KEY"
+	minArgs int
+	maxArgs int // -1: any number
+	summary string
+	db      dbUse
+	run     func(ctx context.Context, inv *invocation) error
+}
+
+// invocation is one run of a command: its checked settings and arguments.
+type invocation struct {
+	cfg            *config.Config
+	args           []string
+	stdout, stderr io.Writer
+	// dbExisted says whether the database was there before the command ran.
+	dbExisted bool
+	// keep is set once a command that created the database has put it to use (serve,
+	// once it answers requests): from then on a failure does not remove it.
+	keep bool
+}
+
+var commands = []*command{
+	{name: "serve", summary: "Serve the v1 and v2 API; a missing SQLite database is created with the demo dataset.", db: createsDB, run: serveCmd},
+	{name: "import", args: "PATH...", minArgs: 1, maxArgs: -1, db: createsDB, run: importCmd,
+		summary: "Load files or folders of TheSportsDB-format JSON (v1 or v2 bodies, or NDJSON of records)."},
+	{name: "export", args: "DIR", minArgs: 1, maxArgs: 1, db: needsDB, run: exportCmd,
+		summary: "Write the whole database into DIR in the import format (one NDJSON file per kind)."},
+	{name: "gen", db: createsDB, run: genCmd, summary: "Fill the database with a deterministic synthetic dataset."},
+	{name: "keys add", db: createsDB, run: keysAddCmd, summary: "Create an API key and print it alone on standard output."},
+	{name: "keys list", db: needsDB, run: keysListCmd, summary: "List the API keys (by the start of their hash; keys are stored hashed)."},
+	{name: "keys revoke", args: "KEY", minArgs: 1, maxArgs: 1, db: needsDB, run: keysRevokeCmd, summary: "Revoke an API key."},
+	{name: "migrate", db: createsDB, run: migrateCmd, summary: "Create or bring up to date the database's tables."},
+	{name: "healthcheck", run: healthcheckCmd,
+		summary: "Ask a running server's /readyz at --addr; exit 0 when it is ready, 1 when not (for container health checks)."},
+	{name: "version", run: versionCmd, summary: "Print the version, commit, build date and Go version."},
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return
-	}
-	if err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "sportsdb:", err)
 		os.Exit(1)
 	}
@@ -49,112 +76,108 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return errors.New("no command given")
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "serve":
-		return serveCmd(ctx, rest, stdout, stderr)
-	case "import":
-		return importCmd(ctx, rest, stdout, stderr)
-	case "export":
-		return exportCmd(ctx, rest, stdout, stderr)
-	case "gen":
-		return genCmd(ctx, rest, stdout, stderr)
-	case "keys":
-		return keysCmd(ctx, rest, stdout, stderr)
-	case "migrate":
-		return migrateCmd(ctx, rest, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	if isHelp(args[0]) || args[0] == "help" {
+		writeUsage(stdout)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", cmd)
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
+	}
+	if args[0] == "keys" && len(args) > 1 && isHelp(args[1]) {
+		writeKeysHelp(stdout)
+		return nil
+	}
+	cmd, rest, err := findCommand(args)
+	if err != nil {
+		writeUsage(stderr)
+		return err
+	}
+	cfg, pos, err := config.Load(cmd.name, rest, os.LookupEnv)
+	if errors.Is(err, config.ErrHelp) {
+		return writeHelp(stdout, cmd)
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos) < cmd.minArgs || (cmd.maxArgs >= 0 && len(pos) > cmd.maxArgs) {
+		return fmt.Errorf("%s: want %s (see sportsdb %s -h)", cmd.name, argsWanted(cmd), cmd.name)
+	}
+	inv := &invocation{cfg: cfg, args: pos, stdout: stdout, stderr: stderr}
+	return runWithDB(ctx, cmd, inv)
 }
 
-// option is one setting: a flag with an environment variable and a default. Secret options
-// (a Redis URL can hold a password) are never printed.
-type option struct {
-	name, env, def, help string
-	secret               bool
+// findCommand finds the command the first arguments name ("keys add" takes two).
+func findCommand(args []string) (*command, []string, error) {
+	name, rest := args[0], args[1:]
+	if name == "keys" {
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+			return nil, nil, errors.New("keys: want add, list or revoke")
+		}
+		name, rest = "keys "+rest[0], rest[1:]
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c, rest, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("unknown command %q", name)
 }
 
-var options = map[string]option{
-	"addr":       {name: "addr", env: "SPORTSDB_ADDR", def: "127.0.0.1:8080", help: "address to listen on"},
-	"db":         {name: "db", env: "SPORTSDB_DB", def: "sportsdb.db", help: "SQLite file path or postgres:// URL", secret: true},
-	"redis":      {name: "redis", env: "SPORTSDB_REDIS", help: "Redis URL to share rate limits between replicas (redis://host:6379/0)", secret: true},
-	"caps":       {name: "caps", env: "SPORTSDB_CAPS", help: "JSON file overriding record caps per endpoint and tier"},
-	"log-level":  {name: "log-level", env: "SPORTSDB_LOG_LEVEL", def: "info", help: "debug, info, warn or error"},
-	"log-format": {name: "log-format", env: "SPORTSDB_LOG_FORMAT", def: "text", help: "text or json"},
-	"limits": {name: "limits", env: "SPORTSDB_LIMITS", def: "free:30,premium:100,business:120",
-		help: "requests per rolling minute of each tier"},
-	"cache-mb": {name: "cache-mb", env: "SPORTSDB_CACHE_MB", def: "64",
-		help: "memory for cached answers, in MiB"},
-	"cache-disk-mb": {name: "cache-disk-mb", env: "SPORTSDB_CACHE_DISK_MB", def: "1024",
-		help: "disk for cached answers of 16 KiB and more, in MiB, sent from the system's file cache; 0 keeps them in memory"},
-	"cache-dir": {name: "cache-dir", env: "SPORTSDB_CACHE_DIR",
-		help: "directory for those files (default: the system's temporary directory)"},
-	"key-fails": {name: "key-fails", env: "SPORTSDB_KEY_FAILS", def: "20", help: "failed key checks allowed per client address per minute"},
-	"trust-proxy": {name: "trust-proxy", env: "SPORTSDB_TRUST_PROXY", def: "false",
-		help: "take the client address from X-Forwarded-For (only behind a reverse proxy)"},
-	"pprof": {name: "pprof", env: "SPORTSDB_PPROF",
-		help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty"},
-	"url":   {name: "url", env: "SPORTSDB_IMPORT_URL", help: "the request a single imported file answered (gives parent ids the body lacks)"},
-	"scale": {name: "scale", env: "SPORTSDB_SCALE", def: "demo", help: "demo, small or full"},
-	"seed":  {name: "seed", env: "SPORTSDB_SEED", def: "1", help: "generator seed"},
-	"tier":  {name: "tier", env: "SPORTSDB_TIER", help: "free, premium or business"},
-	"label": {name: "label", env: "SPORTSDB_LABEL", help: "a note stored with the key"},
+func argsWanted(c *command) string {
+	switch {
+	case c.args == "":
+		return "no arguments"
+	case c.maxArgs < 0:
+		return "at least one " + strings.TrimSuffix(c.args, "...")
+	}
+	return c.args
 }
 
-// flags returns a flag set for a command with the named options, each defaulting to its
-// environment variable, then to its built-in default.
-func flags(cmd string, stderr io.Writer, names ...string) (*flag.FlagSet, map[string]*string) {
-	fs := flag.NewFlagSet("sportsdb "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	vals := map[string]*string{}
-	for _, n := range names {
-		o, ok := options[n]
-		if !ok {
-			panic("unknown option " + n)
-		}
-		def := o.def
-		if v, ok := os.LookupEnv(o.env); ok {
-			def = v
-		}
-		shown := def
-		if o.secret && def != o.def {
-			shown = "(from " + o.env + ")"
-		}
-		vals[n] = fs.String(n, def, o.help+" ["+o.env+"]")
-		if f := fs.Lookup(n); f != nil {
-			f.DefValue = shown
-		}
+// writeUsage lists the commands.
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, "sportsdb: a self-hosted TheSportsDB-compatible API server\n\nUsage: sportsdb COMMAND [ARGUMENTS] [FLAGS]\n\nCommands:\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, c := range commands {
+		fmt.Fprintf(tw, "  %s %s\t%s\n", c.name, c.args, c.summary)
 	}
-	return fs, vals
+	tw.Flush()
+	fmt.Fprint(w, `
+A DSN is a SQLite file path (default sportsdb.db) or a postgres:// URL. Every flag can also be
+set by its environment variable (SPORTSDB_ADDR, SPORTSDB_DB, ...); a secret (SPORTSDB_DB,
+SPORTSDB_REDIS) can be read from the file that SPORTSDB_DB_FILE or SPORTSDB_REDIS_FILE names.
+Run "sportsdb COMMAND -h" for a command's flags; "sportsdb --version" for the version.
+`)
 }
 
-// newLogger returns the logger of a level and format writing to w, and the access log that
-// writes request lines in the same form, nil when the level leaves them out (above info).
-func newLogger(w io.Writer, level, format string) (*slog.Logger, *server.AccessLog, error) {
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, nil, fmt.Errorf("log level %q: %w", level, err)
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
+}
+
+// writeKeysHelp lists the keys subcommands.
+func writeKeysHelp(w io.Writer) {
+	fmt.Fprint(w, "Usage: sportsdb keys add|list|revoke\n\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, "keys ") {
+			fmt.Fprintf(tw, "  %s %s\t%s\n", c.name, c.args, c.summary)
+		}
 	}
-	opts := &slog.HandlerOptions{Level: lv}
-	var h slog.Handler
-	switch strings.ToLower(format) {
-	case "json":
-		h = slog.NewJSONHandler(w, opts)
-	case "text", "":
-		h = slog.NewTextHandler(w, opts)
-	default:
-		return nil, nil, fmt.Errorf("log format %q: want text or json", format)
+	tw.Flush()
+	fmt.Fprint(w, "\nRun \"sportsdb keys add -h\" (list, revoke) for a subcommand's flags.\n")
+}
+
+// writeHelp is a command's -h: what it does, its arguments and its own flags.
+func writeHelp(w io.Writer, c *command) error {
+	fmt.Fprintf(w, "Usage: sportsdb %s", c.name)
+	if len(config.For(c.name)) > 0 {
+		fmt.Fprint(w, " [FLAGS]")
 	}
-	var access *server.AccessLog
-	if lv <= slog.LevelInfo {
-		access = server.NewAccessLog(w, strings.EqualFold(format, "json"))
+	if c.args != "" {
+		fmt.Fprint(w, " "+c.args)
 	}
-	return slog.New(h), access, nil
+	fmt.Fprintf(w, "\n\n%s\n", c.summary)
+	return config.WriteHelp(w, c.name)
 }

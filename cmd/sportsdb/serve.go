@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,12 +11,12 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"time"
 
-	"sportsdb/internal/api/caps"
+	"sportsdb/internal/app"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/config"
 	"sportsdb/internal/gen"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/server"
@@ -25,138 +24,86 @@ import (
 	"sportsdb/internal/store/backend"
 )
 
-func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, v := flags("serve", stderr, "addr", "db", "redis", "caps", "limits", "cache-mb", "cache-disk-mb", "cache-dir", "log-level", "log-format", "key-fails", "trust-proxy", "pprof")
-	if err := fs.Parse(args); err != nil {
+func serveCmd(ctx context.Context, inv *invocation) error {
+	c := inv.cfg
+	prepared, err := app.Prepare(c) // the caps file, before anything is opened
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("serve takes no arguments, got %q", fs.Args())
-	}
-	logOut := newBufferedLog(stderr)
+	logOut := newBufferedLog(inv.stderr)
 	defer logOut.Close()
-	logger, accessLog, err := newLogger(logOut, *v["log-level"], *v["log-format"])
+	logger, accessLog, err := newLogger(logOut, c.LogLevel, c.LogFormat)
 	if err != nil {
 		return err
 	}
 	slog.SetDefault(logger)
-	clk, err := clock.FromEnv()
-	if err != nil {
-		return err
-	}
-	dsn := *v["db"]
-	fresh := false
-	if !backend.IsPostgres(dsn) {
-		if _, err := os.Stat(dsn); errors.Is(err, os.ErrNotExist) {
-			fresh = true
-		}
-	}
-	st, err := openDB(ctx, dsn)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if fresh {
-		if err := seedDemo(ctx, st, clk, stdout); err != nil {
-			return err
-		}
-	}
-	fails, err := strconv.Atoi(*v["key-fails"])
-	if err != nil || fails < 1 {
-		return fmt.Errorf("--key-fails %q: want a whole number of at least 1", *v["key-fails"])
-	}
-	cacheMB, err := strconv.Atoi(*v["cache-mb"])
-	if err != nil || cacheMB < 1 {
-		return fmt.Errorf("--cache-mb %q: want a whole number of at least 1", *v["cache-mb"])
-	}
-	limitGoMemory(cacheMB)
-	diskMB, err := strconv.ParseInt(*v["cache-disk-mb"], 10, 64)
-	if err != nil || diskMB < 0 {
-		return fmt.Errorf("--cache-disk-mb %q: want a whole number, 0 for none", *v["cache-disk-mb"])
-	}
-	if dir := *v["cache-dir"]; dir != "" {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return fmt.Errorf("--cache-dir %q: not a directory", dir)
-		}
-	}
-	diskBytes := diskMB << 20
-	if diskMB == 0 {
-		diskBytes = -1 // server.Config: negative means no files
-	}
-	limits, err := server.ParseLimits(*v["limits"])
-	if err != nil {
-		return err
-	}
-	// Limits and the key cache run on the wall clock even when SPORTSDB_NOW pins the data
-	// clock: a pinned minute would never end, and a revoked key would never expire.
-	limiter, err := newLimiter(*v["redis"], clock.System{}, logger)
-	if err != nil {
-		return err
-	}
-	if c, ok := limiter.(interface{ Close() error }); ok {
-		defer c.Close()
-	}
-	table := caps.New()
-	srv := server.New(server.Config{
-		Store: st, Clock: clk, Caps: table, Logger: logger, AccessLog: accessLog, Limiter: limiter,
-		Auth:       auth.New(st, clock.System{}, auth.Options{}),
-		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: fails, Window: time.Minute}),
-		TrustProxy: *v["trust-proxy"] == "true",
-		Limits:     limits,
-		CacheBytes: cacheMB << 20,
-		CacheDir:   *v["cache-dir"], CacheDiskBytes: diskBytes,
-	})
-	defer srv.Close()
-	if path := *v["caps"]; path != "" {
-		if err := table.LoadFile(path); err != nil {
-			return err
-		}
-	}
-	ln, err := net.Listen("tcp", *v["addr"])
+	// The ports first: a busy port then fails the start before a new database (and its
+	// demo key, shown once) is made.
+	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	ln = server.Listener(ln)
-	hs := &http.Server{Handler: srv, ConnContext: server.ConnContext, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
-		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	if addr := *v["pprof"]; addr != "" {
-		stopProfiling, err := serveProfiling(addr, logger)
+	defer ln.Close()
+	limiter, err := newLimiter(c.Redis, logger)
+	if err != nil {
+		return err
+	}
+	if cl, ok := limiter.(interface{ Close() error }); ok {
+		defer cl.Close()
+	}
+	if c.Pprof != "" {
+		stopProfiling, err := serveProfiling(c.Pprof, logger)
 		if err != nil {
 			return err
 		}
 		defer stopProfiling()
 	}
+	limitGoMemory(c.CacheMB)
+	st, err := openServeDB(ctx, c, !inv.dbExisted, inv.stdout)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srv := prepared.Server(app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog})
+	defer srv.Close()
+	inv.keep = true
+	return serveHTTP(ctx, server.Listener(ln), srv, c.Drain, logger, inv.stdout)
+}
+
+// serveHTTP answers requests on ln until ctx ends, then drains and shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, srv *server.Server, drain time.Duration, logger *slog.Logger, stdout io.Writer) error {
+	hs := &http.Server{Handler: srv, ConnContext: server.ConnContext, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "sportsdb listening on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "try: curl http://%s/api/v1/json/123/all_sports.php\n", ln.Addr())
 	// Only now: the store's connections and the cache's background refreshes are sized by
 	// the CPUs, from GOMAXPROCS as the runtime set it.
 	moreProcs()
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	logger.Info("shutting down")
-	return hs.Shutdown(shutdown)
+	return server.ServeUntil(ctx, hs, ln, srv, drain)
 }
 
-// openDB opens the store and makes sure a new database accepts the published free keys.
-func openDB(ctx context.Context, dsn string) (store.Store, error) {
-	st, err := backend.Open(ctx, dsn)
+// openServeDB opens the database; a new SQLite file gets the demo dataset, and a database
+// without records is named on the console, since every answer from it is empty.
+func openServeDB(ctx context.Context, c *config.Config, fresh bool, stdout io.Writer) (store.Store, error) {
+	st, err := openDB(ctx, c.DB)
 	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, err
 	}
-	if err := auth.EnsurePublished(ctx, st); err != nil {
+	if fresh {
+		err = seedDemo(ctx, st, c.Clock(), stdout)
+	} else if err = warnIfEmpty(ctx, st, c.DB, stdout); err == nil {
+		err = remindDemoKey(ctx, st, stdout)
+	}
+	if err != nil {
 		st.Close()
-		return nil, fmt.Errorf("published keys: %w", err)
+		return nil, err
 	}
 	return st, nil
 }
+
+// demoKeyLabel marks the premium key serve makes with a new database.
+const demoKeyLabel = "demo"
 
 // seedDemo fills a new database with the demo dataset and prints a demo premium key.
 func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Writer) error {
@@ -165,35 +112,62 @@ func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Wr
 		return fmt.Errorf("demo data: %w", err)
 	}
 	key := auth.NewKey()
-	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: "demo", Created: clk.Now()}); err != nil {
+	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: demoKeyLabel, Created: clk.Now()}); err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
 	fmt.Fprintf(stdout, "created a new database with the demo dataset (%s)\n", sum)
 	fmt.Fprintf(stdout, "free keys: 123 and 3; demo premium key (shown once): %s\n", key)
+	fmt.Fprintln(stdout, "to make another key: sportsdb keys add --tier premium")
 	return nil
 }
 
-func newLimiter(redisURL string, clk clock.Clock, logger *slog.Logger) (server.Limiter, error) {
-	if redisURL == "" {
-		return ratelimit.NewMemory(clk), nil
+// warnIfEmpty says so when the database holds no records, and how to fill it.
+func warnIfEmpty(ctx context.Context, st store.Records, dsn string, stdout io.Writer) error {
+	ok, err := hasRecords(ctx, st)
+	if err != nil || ok {
+		return err
 	}
-	l, err := ratelimit.NewRedis(redisURL, clk, ratelimit.RedisOptions{Logger: logger})
+	name := dsn
+	if backend.IsPostgres(dsn) {
+		name = "the PostgreSQL database" // its URL may hold a password
+	}
+	fmt.Fprintf(stdout, "warning: %s holds no records, so every answer is empty; load the demo data with "+
+		"\"sportsdb gen --scale demo\" (with the same --db), or your files with \"sportsdb import PATH\"\n", name)
+	return nil
+}
+
+// remindDemoKey says, on a database that serve created, how to make a premium key: the demo
+// key was shown once, at the first start, which may have scrolled away.
+func remindDemoKey(ctx context.Context, st store.Keys, stdout io.Writer) error {
+	keys, err := st.ListKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	for _, k := range keys {
+		if k.Label == demoKeyLabel {
+			fmt.Fprintln(stdout, "free keys: 123 and 3; the demo premium key was shown when the database was created; to make another: sportsdb keys add --tier premium")
+			return nil
+		}
+	}
+	return nil
+}
+
+func newLimiter(redisURL string, logger *slog.Logger) (server.Limiter, error) {
+	// Limits run on the wall clock even when SPORTSDB_NOW pins the data clock: a pinned
+	// minute would never end.
+	if redisURL == "" {
+		return ratelimit.NewMemory(clock.System{}), nil
+	}
+	l, err := ratelimit.NewRedis(redisURL, clock.System{}, ratelimit.RedisOptions{Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("redis: %w", err)
 	}
 	return l, nil
 }
 
-// serveProfiling serves the Go profiling handlers on a loopback address only: profiles show
-// request data, so they are never exposed beyond the machine.
+// serveProfiling serves the Go profiling handlers on addr, which the configuration holds to
+// a loopback address: profiles show request data.
 func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--pprof %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("--pprof %q: profiling listens on a loopback address only", addr)
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--pprof: %w", err)

@@ -47,8 +47,8 @@ type Mount interface {
 	Routes() []string
 }
 
-// maxSegment bounds one decoded path segment; longer ones are not any endpoint's.
-const maxSegment = 512
+// MaxSegment bounds one decoded path segment; longer ones are not any endpoint's.
+const MaxSegment = 512
 
 // SplitPath reads an escaped path of the form /api/{version}/json/{seg}/...: the version and
 // the percent-decoded segments after json/. ok is false for any other path, and for a
@@ -70,7 +70,7 @@ func SplitPath(raw string) (version string, segs []string, ok bool) {
 	segs = make([]string, 0, strings.Count(rest, "/")+1)
 	for {
 		seg, more, found := strings.Cut(rest, "/")
-		if len(seg) > maxSegment*3 {
+		if len(seg) > MaxSegment*3 {
 			return "", nil, false
 		}
 		s, err := url.PathUnescape(seg)

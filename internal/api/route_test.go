@@ -26,7 +26,7 @@ func TestSplitPath(t *testing.T) {
 		{"/%61pi/v1/json/123/x.php", "", nil},
 		{"/api/v1/JSON/123/x.php", "", nil},
 		{"/api/v1/json/123/%zz.php", "", nil},
-		{"/api/v1/json/123/" + strings.Repeat("a", 3*maxSegment+1), "", nil},
+		{"/api/v1/json/123/" + strings.Repeat("a", 3*MaxSegment+1), "", nil},
 	} {
 		version, segs, ok := SplitPath(c.raw)
 		if ok != (c.version != "") || version != c.version || !slices.Equal(segs, c.segs) {

@@ -3,13 +3,15 @@
 //
 // The server's order for each request:
 //
-//	if wait, blocked := guard.Blocked(addr, now); blocked && !known { 429 with wait }
 //	key, err := authenticator.Resolve(ctx, apiKey)
-//	ErrUnknownKey: guard.Fail(addr, now), then 400 Invalid API key
+//	ErrUnknownKey: if guard.Blocked(addr, now): 429 with the wait; else guard.Fail(addr, now)
+//	               and 400 Invalid API key
 //	store.ErrUnavailable: 503
 //
-// where known is authenticator.Known(apiKey): a key seen valid recently still passes from an
-// address that others behind the same NAT have made blocked.
+// Only failed checks are limited per address: a valid key is served from an address that
+// others behind the same NAT have made blocked. Keys are 32 random symbols (NewKey), so the
+// guard's use is to slow clients stuck in a loop of wrong keys and bound the lookups they
+// cost, not to keep a key from being guessed.
 package auth
 
 import (

@@ -77,7 +77,7 @@ func (b *bodyReader) readObject() error {
 	case errors.As(err, &te) && (te.what == "an array" || te.what == "an object"):
 		return b.readEnvelope()
 	case te != nil:
-		return fmt.Errorf("key %s holds %s; want an array of records, null or a message", te.field, te.what)
+		return fmt.Errorf("key %s holds %s; want an array of records, null or a message", safeName(te.field), te.what)
 	}
 	return err
 }
@@ -89,7 +89,7 @@ func (b *bodyReader) noteMessages() {
 	var parts []string
 	for _, f := range b.obj.fields {
 		if !f.null {
-			parts = append(parts, f.name+": "+fixUTF8(text[f.start:f.end]))
+			parts = append(parts, safeName(f.name)+": "+safeName(text[f.start:f.end]))
 		}
 	}
 	if len(parts) > 0 {
@@ -161,7 +161,7 @@ func (b *bodyReader) readEnvelopeValue(key string) error {
 		}); err != nil {
 			return err
 		}
-		b.messages = append(b.messages, key+": "+fixUTF8(string(msg)))
+		b.messages = append(b.messages, safeName(key)+": "+safeName(string(msg)))
 		return nil
 	}
 	return fmt.Errorf("key %q holds %s; want an array of records, null or a message", key, valueType(c))
@@ -178,7 +178,7 @@ func (b *bodyReader) readArray(label string) error {
 		return nil
 	}
 	for i := 0; ; i++ {
-		where := func() string { return fmt.Sprintf("%s[%d]", label, i) }
+		where := func() string { return fmt.Sprintf("%s[%d]", safeName(label), i) }
 		if err := b.r.parse(b.obj.parse); err != nil {
 			return &FileError{Where: where(), Err: err}
 		}
@@ -219,14 +219,6 @@ func (b *bodyReader) syntaxAt(off int64, format string, args ...any) error {
 	return fmt.Errorf("invalid JSON at byte %d: %s", off, fmt.Sprintf(format, args...))
 }
 
-// readNDJSON reads one record object per line; blank lines are skipped.
-func (b *bodyReader) readNDJSON() error {
-	if err := b.r.skipBOM(); err != nil {
-		return err
-	}
-	return b.readLines(1)
-}
-
 // readLines reads NDJSON from the start of the given line.
 func (b *bodyReader) readLines(line int) error {
 	for {
@@ -256,6 +248,9 @@ func (b *bodyReader) readLines(line int) error {
 			return n, err
 		})
 		if err != nil {
+			if b.truncatedLine() {
+				err = errTruncatedLine
+			}
 			return &FileError{Where: where(), Err: err}
 		}
 		if err := b.onRecord(b.obj, where); err != nil {
@@ -265,6 +260,25 @@ func (b *bodyReader) readLines(line int) error {
 			return &FileError{Where: where(), Err: err}
 		}
 	}
+}
+
+var errTruncatedLine = errors.New("the line is truncated: it ends inside its record, and the next line starts another record")
+
+// truncatedLine says whether the record that failed to parse at the reader's position is a
+// line cut short (a file cut mid-record, then appended to): its line alone ends inside the
+// record, and the next line that is not blank starts another record. Read on into that
+// line, such a record fails with an error about the next record's text, which misleads.
+func (b *bodyReader) truncatedLine() bool {
+	s := b.r.buf[b.r.pos:b.r.end]
+	nl := bytes.IndexByte(s, '\n')
+	if nl < 0 {
+		return false
+	}
+	if _, err := newObjectParser().parse(s[:nl]); !errors.Is(err, errShort) {
+		return false
+	}
+	rest := bytes.TrimLeft(s[nl+1:], " \t\r\n")
+	return len(rest) > 0 && rest[0] == '{'
 }
 
 // endOfLine checks that nothing but white space follows a record on its line.

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -106,7 +108,7 @@ func TestBodyShapes(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
-	body := `{"search":[{"idTeam":133604,"strTeam":"Arsenal \u00e9\/ \"x\" \ud83d\ude00","idLeague":-4.5e1,` +
+	body := `{"search":[{"idTeam":133604,"strTeam":"Arsenal \u00e9\/ \"x\" \ud83d\ude00","idLeague":4328,"intLoved":-4.5e1,` +
 		`"strLeague":null,"strBadge":"","strCountry":"a\tb\\c","intFormedYear":1892.50,"relevance":"12.5"}]}`
 	recs, sum, err := readBody(t, "v2.json", body, "")
 	if err != nil {
@@ -119,7 +121,8 @@ func TestValues(t *testing.T) {
 	want := map[string]record.Value{
 		"idTeam":        record.Str("133604"),
 		"strTeam":       record.Str(`Arsenal é/ "x" 😀`),
-		"idLeague":      record.Str("-45"),
+		"idLeague":      record.Str("4328"),
+		"intLoved":      record.Str("-45"),
 		"strLeague":     record.Null,
 		"strBadge":      record.Str(""),
 		"strCountry":    record.Str("a\tb\\c"),
@@ -136,28 +139,82 @@ func TestValues(t *testing.T) {
 	}
 }
 
-func TestInvalidTextIsRepaired(t *testing.T) {
-	body := "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"a\xffb\",\"strTeamShort\":\"\\ud800x\"}]}"
-	recs, _, err := readBody(t, "a.json", body, "")
-	if err != nil {
-		t.Fatal(err)
+// Text that is not valid Unicode is refused, not replaced: the error names the file, the
+// record and the field, and quotes what it shows, so that no raw byte reaches a terminal.
+func TestInvalidTextIsRefused(t *testing.T) {
+	cases := []struct {
+		name, body, where, reason string
+	}{
+		{"value", "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"a\xffb\"}]}", "teams[0]",
+			`field strTeam holds invalid UTF-8: byte 0xff at byte 1 of the value "a\xffb"`},
+		{"latin-1 file", "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"A\",\"strStadium\":\"Stade de Gen\xe8ve\"}]}", "teams[0]",
+			"field strStadium holds invalid UTF-8: byte 0xe8 at byte 12"},
+		{"field name", "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"A\",\"str\xff\\u001b[2J\":\"x\"}]}", "teams[0]",
+			`field name "str\xff\x1b[2J" is not valid UTF-8`},
+		{"field name of no kind", "{\"teams\":[{\"x\xff\":\"1\"}]}", "teams[0]", `field name "x\xff" is not valid UTF-8`},
+		{"lone surrogate", `{"teams":[{"idTeam":"1","strTeamShort":"\ud800x"}]}`, "teams[0]",
+			`\ud800 is half of a UTF-16 surrogate pair without its other half (in the value of strTeamShort)`},
+		{"NUL", `{"teams":[{"idTeam":"1","strTeam":"a\u0000b"}]}`, "teams[0]",
+			`field strTeam holds a NUL character (\u0000) at byte 1 of its value`},
+		{"ndjson", "{\"idTeam\":\"1\",\"strTeam\":\"A\"}\n{\"idTeam\":\"2\",\"strTeam\":\"\xc3\"}\n", "line 2",
+			"field strTeam holds invalid UTF-8: byte 0xc3 at byte 0"},
 	}
-	if got := recs[0].Str("strTeam"); got != "a\uFFFDb" {
-		t.Errorf("strTeam = %q", got)
-	}
-	if got := recs[0].Str("strTeamShort"); got != "\uFFFDx" {
-		t.Errorf("strTeamShort = %q", got)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := "a.json"
+			if c.name == "ndjson" {
+				file = "a.ndjson"
+			}
+			_, _, err := readBody(t, file, c.body, "")
+			var fe *FileError
+			if !errors.As(err, &fe) || fe.Where != c.where {
+				t.Fatalf("error %v, want one at %s", err, c.where)
+			}
+			if !strings.Contains(err.Error(), c.reason) {
+				t.Errorf("error %q does not say %q", err, c.reason)
+			}
+			if msg := err.Error(); !utf8.ValidString(msg) || strings.Contains(msg, "\x1b") {
+				t.Errorf("error %q holds raw bytes", msg)
+			}
+		})
 	}
 }
 
-func TestUnknownFieldsAreCounted(t *testing.T) {
-	body := `{"teams":[{"idTeam":"1","strTeam":"A","strMascot":"x"},{"idTeam":"2","strTeam":"B","strMascot":null}]}`
+// Names and texts from a file appear in messages quoted when they would not print as
+// themselves: a body's message, an unknown kind's field list, a file name.
+func TestMessagesQuoteRawBytes(t *testing.T) {
+	_, sum, err := readBody(t, "a.json", "{\"Message\":\"No data\\u001b[31m\xff\"}", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `a.json: Message: "No data\x1b[31m\xff"`; len(sum.Messages) != 1 || sum.Messages[0] != want {
+		t.Errorf("messages %q, want %q", sum.Messages, want)
+	}
+	_, _, err = readBody(t, "a\xff.json", "{\"teams\":[{\"x\\u001b\":\"1\"}]}", "")
+	if want := `"a\xff.json": teams[0]: no record kind has these fields: "x\x1b"`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// Fields no kind has are kept in the order they came, counted, and given twice keep their
+// first place and their last value, as known fields do.
+func TestUnknownFieldsAreKept(t *testing.T) {
+	body := `{"teams":[{"strMascot":"x","idTeam":"1","strTeam":"A","intRank":7,"strMascot":"y"},{"idTeam":"2","strTeam":"B","strMascot":null}]}`
 	recs, sum, err := readBody(t, "a.json", body, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 2 || sum.Unknown["team.strMascot"] != 2 {
+	if len(recs) != 2 || sum.Unknown["team.strMascot"] != 2 || sum.Unknown["team.intRank"] != 1 {
 		t.Fatalf("records %d, unknown %v", len(recs), sum.Unknown)
+	}
+	want := [][]record.Extra{
+		{{Name: "strMascot", Value: record.Str("y")}, {Name: "intRank", Value: record.Str("7")}},
+		{{Name: "strMascot", Value: record.Null}},
+	}
+	for i, r := range recs {
+		if !slices.Equal(r.Extras, want[i]) {
+			t.Errorf("record %d extras %v, want %v", i, r.Extras, want[i])
+		}
 	}
 }
 
@@ -191,6 +248,12 @@ func TestBodyErrors(t *testing.T) {
 		{"ndjson bad line", "a.ndjson", ok + "\n\n" + `{"idTeam":"2","strTeam":false}` + "\n", "line 3", "holds a boolean"},
 		{"ndjson two values", "a.ndjson", ok + "\n" + ok + " " + ok + "\n", "line 2", "more than one value on the line"},
 		{"ndjson unknown kind", "a.ndjson", ok + "\n" + `{"x":"1"}`, "line 2", "no record kind"},
+		{"ndjson line cut in a string", "a.ndjson", ok + "\n" + `{"idTeam":"2","strTe` + "\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson line cut after a name", "a.ndjson", ok + "\n" + `{"idTeam":"2","strTeam":` + "\r\n\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson line cut after a comma", "a.ndjson", ok + "\n" + `{"idTeam":"2",` + "\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson line cut after a value", "a.ndjson", ok + "\n" + `{"idTeam":"2"` + "\n" + ok + "\n", "line 2", "the line is truncated"},
+		{"ndjson file cut", "a.ndjson", ok + "\n" + `{"idTeam":"2","strTeam":"B",`, "line 2", "the file ends inside a value (truncated JSON)"},
+		{"ndjson record over two lines, then bad", "a.ndjson", ok + "\n" + `{"idTeam":"2",` + "\n" + `"strTeam":true}`, "line 2", "field strTeam holds a boolean"},
 		{"ndjson envelope", "a.ndjson", `{"teams":[` + ok + `]}`, "line 1", "holds an array"},
 	}
 	for _, c := range cases {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"sportsdb/internal/record"
 )
@@ -29,10 +30,11 @@ type builder struct {
 // shape is a list of field names, the kind it shows (nil: none) and each field's position
 // in that kind (fieldComputed, fieldUnknown, or an index into Values).
 type shape struct {
-	names   []string
-	kind    *record.Kind
-	pos     []int
-	unknown bool // some field is fieldUnknown
+	names []string
+	kind  *record.Kind
+	pos   []int
+	// badName is the index of a name that is not valid UTF-8, or -1.
+	badName int
 }
 
 const (
@@ -76,10 +78,13 @@ func (b *builder) detect(p *objectParser) *shape {
 }
 
 func newShape(fields []fieldValue) *shape {
-	s := &shape{names: make([]string, len(fields)), pos: make([]int, len(fields))}
+	s := &shape{names: make([]string, len(fields)), pos: make([]int, len(fields)), badName: -1}
 	var detect []string
 	for i, f := range fields {
 		s.names[i] = f.name
+		if s.badName < 0 && !utf8.ValidString(f.name) {
+			s.badName = i
+		}
 		if !record.Computed[f.name] {
 			detect = append(detect, f.name)
 		}
@@ -94,30 +99,42 @@ func newShape(fields []fieldValue) *shape {
 		default:
 			s.pos[i] = s.kind.Pos(f.name)
 		}
-		s.unknown = s.unknown || s.pos[i] == fieldUnknown
 	}
 	return s
 }
 
-// build makes a record of the parsed object, completed from the request context.
+// build makes a record of the parsed object, completed from the request context. Fields
+// its kind does not have become the record's extras, in the order they came.
 func (b *builder) build(p *objectParser) (record.Record, error) {
 	s := b.detect(p)
+	if s.badName >= 0 {
+		return record.Record{}, fmt.Errorf("field name %s is not valid UTF-8 (the file must be UTF-8)", record.Quote(s.names[s.badName]))
+	}
 	k := s.kind
 	if k == nil {
 		return record.Record{}, fmt.Errorf("no record kind has these fields: %s", fieldList(p))
 	}
 	r := k.NewRecord()
 	text := p.text()
-	ascii := isASCII(text) // then every value is valid UTF-8 as it is
+	if !isASCII(text) { // else every value is valid UTF-8 as it is
+		if err := checkUTF8(p, text); err != nil {
+			return record.Record{}, err
+		}
+	}
+	if err := checkNUL(p, text); err != nil {
+		return record.Record{}, err
+	}
 	for i, f := range p.fields {
-		switch pos := s.pos[i]; {
-		case pos == fieldComputed, pos == fieldUnknown:
-		case f.null:
-			r.Values[pos] = record.Null
-		case ascii:
-			r.Values[pos] = record.Str(text[f.start:f.end])
+		v := record.Str(text[f.start:f.end])
+		if f.null {
+			v = record.Null
+		}
+		switch pos := s.pos[i]; pos {
+		case fieldComputed:
+		case fieldUnknown:
+			r.Extras = setExtra(r.Extras, f.name, v)
 		default:
-			r.Values[pos] = record.Str(fixUTF8(text[f.start:f.end]))
+			r.Values[pos] = v
 		}
 	}
 	for _, fl := range b.fills {
@@ -125,22 +142,82 @@ func (b *builder) build(p *objectParser) (record.Record, error) {
 			r.Set(fl.field, record.Str(fl.value))
 		}
 	}
-	if _, err := r.ID(); err != nil {
-		if errors.Is(err, record.ErrNoID) && (k == record.Season || k == record.Highlight) {
-			return record.Record{}, fmt.Errorf("%w; give the request the body answered (--url, or a urls.tsv beside the files)", err)
-		}
+	if err := checkIDs(r); err != nil {
 		return record.Record{}, err
 	}
 	// Counted for records that are built only: the parsers of an NDJSON file (see readLines)
 	// leave one they cannot build to be read again.
-	if s.unknown {
-		for i, f := range p.fields {
-			if s.pos[i] == fieldUnknown {
-				b.noteUnknown(unknownField{k, f.name}, 1)
-			}
-		}
+	for _, e := range r.Extras {
+		b.noteUnknown(unknownField{k, e.Name}, 1)
 	}
 	return r, nil
+}
+
+// setExtra sets an extra field; a name given twice keeps its first place and its last value,
+// as a known field given twice does.
+func setExtra(extras []record.Extra, name string, v record.Value) []record.Extra {
+	for i := range extras {
+		if extras[i].Name == name {
+			extras[i].Value = v
+			return extras
+		}
+	}
+	return append(extras, record.Extra{Name: name, Value: v})
+}
+
+// checkIDs checks that the record has an id and that a lookup can reach it and its
+// references.
+func checkIDs(r record.Record) error {
+	if _, err := r.ID(); err != nil {
+		if errors.Is(err, record.ErrNoID) && (r.Kind == record.Season || r.Kind == record.Highlight) {
+			return fmt.Errorf("%w; give the request the body answered (--url, or a urls.tsv beside the files)", err)
+		}
+		return err
+	}
+	return r.CheckIDs()
+}
+
+// checkUTF8 refuses a value that is not valid UTF-8. Stored text must be valid, and
+// replacing the bytes would change names silently: a file in another encoding (Latin-1)
+// would have every accented letter replaced. The error names the field and where the bytes
+// are, for the file to be converted or mended.
+func checkUTF8(p *objectParser, text string) error {
+	for _, f := range p.fields {
+		v := text[f.start:f.end]
+		if utf8.ValidString(v) {
+			continue
+		}
+		at := invalidAt(v)
+		return fmt.Errorf("field %s holds invalid UTF-8: byte %#02x at byte %d of the value %s (the file must be UTF-8)",
+			safeName(f.name), v[at], at, record.Quote(v))
+	}
+	return nil
+}
+
+// checkNUL refuses a NUL character (\u0000) in a value: PostgreSQL cannot store one in
+// text, so it is refused on every database, and an import that works on one works on both.
+func checkNUL(p *objectParser, text string) error {
+	if strings.IndexByte(text, 0) < 0 {
+		return nil
+	}
+	for _, f := range p.fields {
+		if at := strings.IndexByte(text[f.start:f.end], 0); at >= 0 {
+			return fmt.Errorf("field %s holds a NUL character (\\u0000) at byte %d of its value, which the database cannot store", safeName(f.name), at)
+		}
+	}
+	return nil
+}
+
+// invalidAt is the offset of the first byte of s that is not valid UTF-8.
+func invalidAt(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(s)
 }
 
 // maxShapes and maxUnknown bound the tables a file of ever new field names would grow.
@@ -168,7 +245,7 @@ func fieldList(p *objectParser) string {
 			names = append(names, fmt.Sprintf("and %d more", len(p.fields)-i))
 			break
 		}
-		names = append(names, f.name)
+		names = append(names, safeName(f.name))
 	}
 	return strings.Join(names, ", ")
 }

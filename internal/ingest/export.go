@@ -36,13 +36,18 @@ func Export(ctx context.Context, st store.Records, dir string, opts Options) (Su
 
 func exportAll(ctx context.Context, st store.Records, dir string, sum *Summary, prog *progress) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("export: %w", err)
+		return fmt.Errorf("export: %w", pathError(dir, err))
 	}
 	for _, k := range record.Kinds {
 		base := sum.Records
 		n, err := exportKind(ctx, st, dir, k, func(n int) { prog.tick(base+n, sum.Files) })
-		if err != nil {
-			return fmt.Errorf("export %s: %w", k.Name, err)
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &pe):
+			// The file being written, not the temporary name it has until it is complete.
+			return fmt.Errorf("export: %w", pathError(filepath.Join(dir, k.Name+".ndjson"), err))
+		case err != nil:
+			return fmt.Errorf("export: %s records: %w", k.Name, err)
 		}
 		sum.Records += n
 		if n > 0 {
@@ -110,11 +115,11 @@ func exportKind(ctx context.Context, st store.Records, dir string, k *record.Kin
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return fmt.Errorf("export: %w", pathError(dir, err))
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil {
-		return fmt.Errorf("export: sync %s: %w", dir, err)
+		return fmt.Errorf("export: %w", pathError(dir, err))
 	}
 	return nil
 }

@@ -14,6 +14,14 @@ import (
 	"sportsdb/internal/store"
 )
 
+// The helpers of the tests of package ingest_test, which run the real server (its package
+// apitest imports this one, so those tests cannot live in package ingest).
+var (
+	OpenStore   = openStore
+	WriteFile   = writeFile
+	ExportBytes = exportBytes
+)
+
 // exportBytes exports st and returns the files by name.
 func exportBytes(t *testing.T, st store.Records) map[string][]byte {
 	t.Helper()

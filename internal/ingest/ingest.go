@@ -4,8 +4,11 @@
 // Import takes any v1 or v2 response body of the public service, a bare array of records,
 // one record, or NDJSON with one record per line. The kind of each record comes from its
 // fields (record.Detect), so envelope keys that do not name their content (results,
-// countries, the v2 groups) need no table. One import run is one transaction: a bad file
-// leaves the database as it was.
+// countries, the v2 groups) need no table. Fields the kind does not have are kept as the
+// record's extras. One import run is one transaction: a bad file leaves the database as it
+// was. Bad means what the API could not serve back as it came: an id no lookup can ask for
+// (record.IDProblem), text that is not UTF-8 or holds NUL, a value that is not a string,
+// number or null.
 package ingest
 
 import (
@@ -44,9 +47,9 @@ type FileError struct {
 
 func (e *FileError) Error() string {
 	if e.Where == "" {
-		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+		return fmt.Sprintf("%s: %v", safeName(e.Path), e.Err)
 	}
-	return fmt.Sprintf("%s: %s: %v", e.Path, e.Where, e.Err)
+	return fmt.Sprintf("%s: %s: %v", safeName(e.Path), e.Where, e.Err)
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
@@ -67,8 +70,8 @@ func Import(ctx context.Context, st store.Records, paths []string, opts Options)
 	sum, err := runImport(ctx, st, paths, opts, prog)
 	sum.Elapsed = time.Since(prog.start)
 	if err != nil {
-		prog.done(fmt.Sprintf("import failed, nothing was kept (%d records read from %d files in %.2fs)",
-			sum.Records, sum.Files, sum.Elapsed.Seconds()))
+		prog.done(fmt.Sprintf("import failed, nothing was kept (%s read from %s in %.2fs)",
+			plural(sum.Records, "record"), plural(sum.Files, "file"), sum.Elapsed.Seconds()))
 		return sum, err
 	}
 	prog.done(sum.String())
@@ -77,15 +80,16 @@ func Import(ctx context.Context, st store.Records, paths []string, opts Options)
 
 func runImport(ctx context.Context, st store.Records, paths []string, opts Options, prog *progress) (Summary, error) {
 	sum := newSummary()
-	files, err := collectFiles(paths)
+	files, emptyDirs, err := collectFiles(paths)
 	if err != nil {
 		return sum, err
 	}
 	if opts.SourceURL != "" && len(files) != 1 {
-		return sum, fmt.Errorf("a source URL describes one file, but the paths hold %d", len(files))
+		return sum, fmt.Errorf("import: a source URL describes one file, but the paths hold %d", len(files))
 	}
+	nothing := &NoRecordsError{Paths: paths, EmptyFolders: emptyDirs}
 	if len(files) == 0 {
-		return sum, nil
+		return sum, fmt.Errorf("import: %w", nothing)
 	}
 	urls := newURLIndex()
 	imp := newImporter(&sum, prog)
@@ -97,6 +101,7 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 		// Each attempt starts from nothing, should a store run fn again to retry.
 		sum = newSummary()
 		imp.b = newBuilder()
+		nothing.Files = nothing.Files[:0]
 		for _, f := range files {
 			u := opts.SourceURL
 			if u == "" {
@@ -105,9 +110,16 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 					return &FileError{Path: f, Err: err}
 				}
 			}
+			before, messages := sum.Records, len(sum.Messages)
 			if err := imp.file(ctx, tx, f, u); err != nil {
 				return err
 			}
+			if sum.Records == before {
+				nothing.Files = append(nothing.Files, FileHeld{Path: f, Empty: imp.blank, Messages: sum.Messages[messages:]})
+			}
+		}
+		if sum.Records == 0 {
+			return nothing // rolls back: a run that stores nothing changes nothing
 		}
 		return nil
 	})
@@ -116,8 +128,12 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 	}
 	if err != nil {
 		var fe *FileError
-		if errors.As(err, &fe) {
-			return sum, fmt.Errorf("import: %w", fe)
+		var ne *NoRecordsError
+		switch {
+		case errors.As(err, &fe):
+			err = fe
+		case errors.As(err, &ne):
+			err = ne
 		}
 		return sum, fmt.Errorf("import: %w", err)
 	}
@@ -130,22 +146,23 @@ type loader interface {
 }
 
 // collectFiles expands folders into the files below them with a known extension, in
-// lexical order. A file named explicitly is read whatever its extension. Paths keep the
-// form they were given in, so that messages name files the way the user did.
-func collectFiles(paths []string) ([]string, error) {
-	var files []string
+// lexical order, and lists the folders that hold none. A file named explicitly is read
+// whatever its extension. Paths keep the form they were given in, so that messages name
+// files the way the user did.
+func collectFiles(paths []string) (files, emptyDirs []string, err error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
+			return nil, nil, fmt.Errorf("import: %w", pathError(p, err))
 		}
 		if !info.IsDir() {
 			files = append(files, p)
 			continue
 		}
+		n := len(files)
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return err
+				return pathError(path, err)
 			}
 			if !d.IsDir() && fileExts[strings.ToLower(filepath.Ext(path))] {
 				files = append(files, path)
@@ -153,10 +170,23 @@ func collectFiles(paths []string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("import: walk %s: %w", p, err)
+			return nil, nil, fmt.Errorf("import: %w", err)
+		}
+		if len(files) == n {
+			emptyDirs = append(emptyDirs, p)
 		}
 	}
-	return files, nil
+	return files, emptyDirs, nil
+}
+
+// pathError words an error about path as "path: cause" (safely quoted), where the error of
+// the os package would name the path inside its own words ("open x: permission denied").
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", safeName(path), pe.Err)
+	}
+	return fmt.Errorf("%s: %w", safeName(path), err)
 }
 
 // importer holds the state of one import run.
@@ -169,6 +199,8 @@ type importer struct {
 	// lps parse the chunks of NDJSON files (see readLines), chunk bytes at a time.
 	lps   []*lineParser
 	chunk int
+	// blank says the last file read held nothing but white space.
+	blank bool
 }
 
 func newImporter(sum *Summary, prog *progress) *importer {
@@ -178,6 +210,10 @@ func newImporter(sum *Summary, prog *progress) *importer {
 func (imp *importer) file(ctx context.Context, tx store.Tx, path, sourceURL string) error {
 	f, err := os.Open(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the FileError names the path
+		}
 		return &FileError{Path: path, Err: err}
 	}
 	defer f.Close()
@@ -193,6 +229,9 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	}
 	imp.b.fills = fills
 	imp.sum.Files++
+	sniff := &blankReader{r: src}
+	src = sniff
+	defer func() { imp.blank = !sniff.seen }()
 	keep := func(r record.Record) error {
 		if err := tx.Upsert(ctx, r); err != nil {
 			return fmt.Errorf("store %s: %w", r.Kind.Name, err)

@@ -286,7 +286,7 @@ func TestSummaryString(t *testing.T) {
 	s := Summary{Records: 1234, ByKind: map[string]int{"team": 234, "event": 1000}, Files: 12, Elapsed: 420e6,
 		Unknown: map[string]int{"team.strX": 2}, Messages: []string{"m"}}
 	want := "imported 1234 records (team 234, event 1000) from 12 files in 0.42s; " +
-		"warning: ignored unknown fields (team.strX 2); 1 body held a message instead of records"
+		"kept fields no kind has (team.strX 2); 1 body held a message instead of records"
 	if got := s.String(); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

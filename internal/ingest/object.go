@@ -1,8 +1,10 @@
 package ingest
 
 import (
-	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"sportsdb/internal/record"
 )
 
 // fieldValue is one field of a parsed object. Its text lies in the parser's arena.
@@ -106,7 +108,7 @@ func (p *objectParser) parse(b []byte) (int, error) {
 		case ',':
 			i = skipSpace(b, i+1)
 		default:
-			return i, bad(i, "want ',' or '}' after the value of %s", name)
+			return i, bad(i, "want ',' or '}' after the value of %s", safeName(name))
 		}
 	}
 }
@@ -125,7 +127,10 @@ func (p *objectParser) value(b []byte, i int, name string) (int, error) {
 	case c == 't' || c == 'f' || c == '{' || c == '[':
 		return i, &typeError{field: name, what: valueType(c)}
 	default:
-		return i, bad(i, "want a value for %s, found %s", name, valueType(c))
+		return i, bad(i, "want a value for %s, found %s", safeName(name), valueType(c))
+	}
+	if se, ok := err.(*syntaxError); ok {
+		return i, bad(se.at, "%s (in the value of %s)", se.msg, safeName(name))
 	}
 	if err != nil {
 		return i, err
@@ -157,11 +162,14 @@ func isASCII(s string) bool {
 	return true
 }
 
-// fixUTF8 replaces invalid UTF-8 in s, so that stored text is valid and exports of it are
-// byte-identical from one round trip to the next.
-func fixUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
+// safeName returns text from a file for a message: as it is when it prints as itself (valid
+// UTF-8, no control characters), quoted otherwise, so that a message never writes raw bytes
+// or terminal controls.
+func safeName(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return record.Quote(s)
+		}
 	}
-	return strings.ToValidUTF8(s, "\uFFFD")
+	return s
 }

@@ -184,7 +184,7 @@ type typeError struct {
 }
 
 func (e *typeError) Error() string {
-	return fmt.Sprintf("field %s holds %s; values must be strings, numbers or null", e.field, e.what)
+	return fmt.Sprintf("field %s holds %s; values must be strings, numbers or null", safeName(e.field), e.what)
 }
 
 func skipSpace(b []byte, i int) int {
@@ -215,7 +215,7 @@ func valueType(c byte) string {
 }
 
 // appendString reads the JSON string starting at b[i] (a '"'), appends its text to dst and
-// returns the index after it. UTF-8 is checked once per record by the caller (see fixUTF8).
+// returns the index after it. UTF-8 is checked once per record by the caller (see checkUTF8).
 func appendString(dst, b []byte, i int) ([]byte, int, error) {
 	i++
 	for {
@@ -288,9 +288,11 @@ func appendEscape(dst, b []byte, i int) ([]byte, int, error) {
 		if err != nil {
 			return dst, i, err
 		}
+		start := i
 		i += 6
 		if utf16.IsSurrogate(r) {
-			// A pair is two escapes; a surrogate without its partner becomes U+FFFD.
+			// A pair is two escapes. A surrogate without its partner is no character: it is
+			// refused, as invalid UTF-8 is, rather than stored as U+FFFD.
 			switch {
 			case i >= len(b), b[i] == '\\' && i+1 >= len(b), b[i] == '\\' && b[i+1] == 'u' && i+6 > len(b):
 				return dst, i, errShort
@@ -303,7 +305,7 @@ func appendEscape(dst, b []byte, i int) ([]byte, int, error) {
 					return utf8.AppendRune(dst, d), i + 6, nil
 				}
 			}
-			r = utf8.RuneError
+			return dst, start, bad(start, "\\u%04x is half of a UTF-16 surrogate pair without its other half", r)
 		}
 		return utf8.AppendRune(dst, r), i, nil
 	default:

@@ -21,8 +21,8 @@ type Summary struct {
 	ByKind map[string]int
 	// Files is the number of files read or written.
 	Files int
-	// Unknown counts, per "kind.field", values of fields the kind does not have; they were
-	// left out of the records.
+	// Unknown counts, per "kind.field", values of fields the kind does not have; the
+	// records keep them as their extras (record.Record.Extras).
 	Unknown map[string]int
 	// Messages are the texts that bodies carried instead of records ("file: key: text"),
 	// like a rejected parameter or "No data found".
@@ -57,7 +57,7 @@ func (s Summary) String() string {
 	}
 	fmt.Fprintf(&b, " %s %s in %.2fs", prep, plural(s.Files, "file"), s.Elapsed.Seconds())
 	if n := len(s.Unknown); n > 0 {
-		fmt.Fprintf(&b, "; warning: ignored unknown fields (%s)", s.unknownCounts())
+		fmt.Fprintf(&b, "; kept fields no kind has (%s)", s.unknownCounts())
 	}
 	if n := len(s.Messages); n > 0 {
 		fmt.Fprintf(&b, "; %s held a message instead of records", plural(n, "body"))
@@ -84,7 +84,7 @@ func (s Summary) unknownCounts() string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s %d", n, s.Unknown[n])
+		parts[i] = fmt.Sprintf("%s %d", safeName(n), s.Unknown[n])
 	}
 	return strings.Join(parts, ", ")
 }

@@ -41,7 +41,8 @@ var run struct {
 	mu      sync.Mutex
 	logs    []*logBuffer
 	secrets []string
-	// defaultLogs receives slog.Default: the server logs failed requests there.
+	// defaultLogs receives slog.Default, where nothing of a server's should arrive: it logs
+	// through the logger it is given.
 	defaultLogs logBuffer
 	binDir      string
 	binOnce     sync.Once

@@ -105,7 +105,29 @@ func TestPostgresOutage(t *testing.T) {
 			}
 		})
 	}
-	if !strings.Contains(run.defaultLogs.String(), "request failed") {
+	checkFailuresNamed(t, h.logs.String())
+	if strings.Contains(run.defaultLogs.String(), "request failed") {
+		t.Errorf("failed requests were logged through slog.Default, not the server's logger")
+	}
+}
+
+// checkFailuresNamed asserts that failed requests were logged through the server's logger,
+// each naming the operation that failed, never a bare "context deadline exceeded".
+func checkFailuresNamed(t *testing.T, logs string) {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(logs, "\n") {
+		if !strings.Contains(line, `msg="request failed"`) {
+			continue
+		}
+		n++
+		_, err, _ := strings.Cut(line, " err=")
+		err = strings.Trim(err, `"`)
+		if op, _, _ := strings.Cut(err, ": "); op == "" || strings.HasPrefix(op, "context ") || op == err {
+			t.Errorf("a failure logged without its operation: %s", line)
+		}
+	}
+	if n == 0 {
 		t.Errorf("the failed requests were not logged")
 	}
 }

@@ -54,9 +54,18 @@ func (m *Memory) Allow(_ context.Context, id string, limit int) (Decision, error
 		return Decision{}, err
 	}
 	now := m.clk.Now().UnixNano()
-	sh := &m.shards[maphash.String(m.seed, id)%memoryShards]
+	sh := m.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
+	return sh.ring(id, limit, now).allow(now), nil
+}
+
+func (m *Memory) shard(id string) *memShard {
+	return &m.shards[maphash.String(m.seed, id)%memoryShards]
+}
+
+// ring returns id's ring for limit, made or resized as needed; the shard is locked.
+func (sh *memShard) ring(id string, limit int, now int64) *ring {
 	sh.sweep(now)
 	r := sh.logs[id]
 	if r == nil {
@@ -65,7 +74,7 @@ func (m *Memory) Allow(_ context.Context, id string, limit int) (Decision, error
 	} else if r.limit != limit {
 		r.resize(limit)
 	}
-	return r.allow(now), nil
+	return r
 }
 
 // Healthy reports the in-memory limiter's state for health details; it is always up.

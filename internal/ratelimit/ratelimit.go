@@ -109,17 +109,3 @@ func SetHeaders(h http.Header, d Decision) {
 	h["Ratelimit-Policy"] = v[3:4:4]
 	h["Ratelimit"] = v[4:5:5]
 }
-
-// WriteTooMany answers a refused request: HTTP 429 in the public service's own body shape,
-// with Retry-After in whole seconds (rounded up, at least 1) and the rate limit headers.
-func WriteTooMany(w http.ResponseWriter, d Decision) {
-	body := `{"message":"Rate limit exceeded. Please keep below ` + strconv.Itoa(d.Limit) +
-		` requests per 1 minute.","error":429}`
-	h := w.Header()
-	SetHeaders(h, d)
-	h.Set("Retry-After", strconv.Itoa(max(ceilSeconds(d.RetryAfter), 1)))
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusTooManyRequests)
-	_, _ = w.Write([]byte(body))
-}

@@ -140,6 +140,8 @@ func (r *Redis) Allow(ctx context.Context, id string, limit int) (Decision, erro
 	}
 	if !d.Allowed {
 		r.blocked.set(id, limit, now, now.Add(d.RetryAfter))
+	} else {
+		r.fallback.record(id, limit) // for an outage to go on from (replay.go)
 	}
 	return d, nil
 }
@@ -214,15 +216,37 @@ func (r *Redis) watch(every time.Duration) {
 		if !r.degraded.Load() {
 			continue
 		}
-		if err := r.probe(); err != nil {
+		if err := r.comeBack(); err != nil {
 			r.mu.Lock()
 			r.lastErr = err.Error()
 			r.mu.Unlock()
 			continue
 		}
-		r.degraded.Store(false)
 		r.log.Info("rate limiter: Redis reachable again, limits shared by every replica")
 	}
+}
+
+// comeBack returns to Redis once the script runs there again, with what this replica
+// admitted meanwhile added to the shared logs: first what it admitted until now, then, once
+// requests go to Redis again, what it admitted in between. A request admitted through Redis
+// in that instant may be counted twice, which errs on the side of the limit.
+func (r *Redis) comeBack() error {
+	if err := r.probe(); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	since := r.downSince
+	r.mu.Unlock()
+	upTo := r.clk.Now()
+	if err := r.replay(since, upTo); err != nil {
+		return err
+	}
+	r.degraded.Store(false)
+	// A nanosecond on: a request admitted by the fallback now is still in the range.
+	if err := r.replay(upTo, r.clk.Now().Add(time.Nanosecond)); err != nil {
+		r.log.Warn("rate limiter: the last requests admitted during the Redis outage are not counted there", "err", err)
+	}
+	return nil
 }
 
 // probe runs the real script on a key of its own, so "back" means decisions work again.

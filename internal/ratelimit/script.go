@@ -62,7 +62,14 @@ local function decide(key, limit)
     if first > start then
       redis.call('SETRANGE', key, 0, struct.pack('>d', -first))
     end
-    return {0, count, oldest + window - now}
+    -- A log that holds more than the limit (requests admitted by replicas during a Redis
+    -- outage, merged back) frees a slot only when all but limit-1 of its entries have left.
+    local freeing = oldest
+    if count > limit then
+      local at = first + count - limit
+      freeing = struct.unpack('>d', redis.call('GETRANGE', key, 8 * at, 8 * at + 7), 1)
+    end
+    return {0, count, freeing + window - now}
   end
   local entry = struct.pack('>d', now)
   if first >= 32 and first >= count then

@@ -47,7 +47,7 @@ func Detect(fields []string) *Kind {
 	for _, m := range markers {
 		if m.test(has) {
 			if m.kind == Season && !onlyFieldsOf(Season, fields) {
-				return nil
+				return nil // strSeason alone is too weak a marker
 			}
 			return m.kind
 		}
@@ -55,11 +55,25 @@ func Detect(fields []string) *Kind {
 	return nil
 }
 
+// onlyFieldsOf says whether every field is one of k's, or one no kind has: a field the
+// public service added since the kinds were written is kept as an extra, and must not make
+// a record unrecognisable, but a field of another kind shows the record is not k's.
 func onlyFieldsOf(k *Kind, fields []string) bool {
 	for _, f := range fields {
-		if !k.Has(f) {
+		if !k.Has(f) && knownFields[f] {
 			return false
 		}
 	}
 	return true
 }
+
+// knownFields are the fields of every kind.
+var knownFields = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range Kinds {
+		for _, f := range k.Fields {
+			m[f] = true
+		}
+	}
+	return m
+}()

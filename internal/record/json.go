@@ -23,6 +23,9 @@ func EncodeDoc(r Record) []byte {
 			n += len(r.Kind.Fields[i]) + len(v.S) + 6
 		}
 	}
+	for _, e := range r.Extras {
+		n += len(e.Name) + len(e.Value.S) + 8
+	}
 	b := make([]byte, 0, n+n/16)
 	b = append(b, '{')
 	for i, v := range r.Values {
@@ -39,7 +42,20 @@ func EncodeDoc(r Record) []byte {
 		}
 		b = AppendString(b, v.S)
 	}
-	return append(b, '}')
+	return append(appendExtras(b, r.Extras, false), '}')
+}
+
+// appendExtras appends the extras as fields of an object already holding fields (or "{"
+// alone). Null extras are written too: the field's presence is what is kept.
+func appendExtras(b []byte, extras []Extra, numericIDs bool) []byte {
+	for _, e := range extras {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(AppendString(b, e.Name), ':')
+		b = AppendValue(b, e.Name, e.Value, numericIDs)
+	}
+	return b
 }
 
 // docKeys holds each field's key as a doc writes it ("name":) for every kind of Kinds, so
@@ -56,12 +72,14 @@ var docKeys = func() map[*Kind][]string {
 	return m
 }()
 
-// DecodeDoc reads the stored form of a record. Fields the kind no longer has are dropped.
+// DecodeDoc reads the stored form of a record. Fields the kind does not have are its extras.
 func DecodeDoc(k *Kind, doc []byte) (Record, error) {
 	r := k.NewRecord()
 	err := scanObject(doc, func(field string, v Value) error {
 		if p := k.Pos(field); p >= 0 {
 			r.Values[p] = v
+		} else {
+			r.Extras = append(r.Extras, Extra{Name: field, Value: v})
 		}
 		return nil
 	})
@@ -72,7 +90,9 @@ func DecodeDoc(k *Kind, doc []byte) (Record, error) {
 }
 
 // AppendView appends the record as a JSON object of the view's fields, in the view's order.
-// With numericIDs, id fields holding a whole number are written as JSON numbers (v2 search).
+// The full view, which stands for all the public service sends, ends with the record's
+// extras; narrower views hold what they name only. With numericIDs, id fields holding a
+// whole number are written as JSON numbers (v2 search).
 func AppendView(b []byte, r Record, v *View, numericIDs bool) []byte {
 	b = append(b, '{')
 	for i, f := range v.Fields {
@@ -86,6 +106,9 @@ func AppendView(b []byte, r Record, v *View, numericIDs bool) []byte {
 			val = r.Values[p]
 		}
 		b = AppendValue(b, f, val, numericIDs)
+	}
+	if v.Name == FullView {
+		b = appendExtras(b, r.Extras, numericIDs)
 	}
 	return append(b, '}')
 }

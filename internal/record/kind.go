@@ -51,6 +51,8 @@ type Kind struct {
 	Views map[string]*View
 
 	pos map[string]int
+	// idPos are the positions of the id fields CheckIDs checks.
+	idPos []int
 }
 
 // Pos is the position of field in Fields, or -1.
@@ -88,6 +90,9 @@ func (k *Kind) NewRecord() Record {
 	return Record{Kind: k, Values: make([]Value, len(k.Fields))}
 }
 
+// FullView names the view of every field, which answers also end with the record's extras.
+const FullView = "full"
+
 // View is an ordered subset of a kind's fields.
 type View struct {
 	Name   string
@@ -113,11 +118,12 @@ func newKind(name string, fields []string, key []string, indexed []Index, views 
 			panic("record: indexed field " + ix.Field + " not in " + name)
 		}
 	}
+	k.idPos = idPositions(k)
 	if views == nil {
 		views = map[string][]string{}
 	}
-	if _, ok := views["full"]; !ok {
-		views["full"] = fields
+	if _, ok := views[FullView]; !ok {
+		views[FullView] = fields
 	}
 	for vn, vf := range views {
 		v := &View{Name: vn, Fields: vf, pos: make([]int, len(vf))}

@@ -27,6 +27,17 @@ func (v Value) Empty() bool { return !v.Valid || v.S == "" }
 type Record struct {
 	Kind   *Kind
 	Values []Value
+	// Extras are the fields the record came with that its kind does not have, in the order
+	// they came. The public service adds fields over time: keeping them (stored, exported
+	// and answered after the known fields) means an import of tomorrow's answers loses
+	// nothing. Most records have none: nil.
+	Extras []Extra
+}
+
+// Extra is a field the kind does not have, and its value.
+type Extra struct {
+	Name  string
+	Value Value
 }
 
 // Get returns the value of a field, null for a field the kind does not have.
@@ -67,29 +78,65 @@ func (r Record) ID() (string, error) {
 
 // Merge returns old updated by incoming: a value of incoming replaces the stored one unless it
 // is null, and "" replaces only null. So a summary or partial record never erases what a
-// fuller record already set.
+// fuller record already set. Extras follow the same rule; those incoming does not mention
+// are kept, and new ones come after the old ones.
 func Merge(old, incoming Record) Record {
 	out := Record{Kind: old.Kind, Values: make([]Value, len(old.Kind.Fields))}
 	copy(out.Values, old.Values)
 	for i, v := range incoming.Values {
-		if i >= len(out.Values) || !v.Valid {
-			continue
+		if i < len(out.Values) && replaces(v, out.Values[i]) {
+			out.Values[i] = v
 		}
-		if v.S == "" && out.Values[i].Valid {
-			continue
+	}
+	out.Extras = mergeExtras(old.Extras, incoming.Extras)
+	return out
+}
+
+// replaces says whether an incoming value takes the place of the stored one (see Merge).
+func replaces(incoming, stored Value) bool {
+	return incoming.Valid && (incoming.S != "" || !stored.Valid)
+}
+
+func mergeExtras(old, incoming []Extra) []Extra {
+	if len(incoming) == 0 {
+		return cloneExtras(old)
+	}
+	out := make([]Extra, len(old), len(old)+len(incoming))
+	copy(out, old)
+next:
+	for _, e := range incoming {
+		for i := range out {
+			if out[i].Name == e.Name {
+				if replaces(e.Value, out[i].Value) {
+					out[i].Value = e.Value
+				}
+				continue next
+			}
 		}
-		out.Values[i] = v
+		out = append(out, e)
 	}
 	return out
 }
 
-// Equal says whether two records hold the same values.
+func cloneExtras(es []Extra) []Extra {
+	if len(es) == 0 {
+		return nil
+	}
+	return append([]Extra(nil), es...)
+}
+
+// Equal says whether two records hold the same values, extras included.
 func Equal(a, b Record) bool {
-	if a.Kind != b.Kind || len(a.Values) != len(b.Values) {
+	if a.Kind != b.Kind || len(a.Values) != len(b.Values) || len(a.Extras) != len(b.Extras) {
 		return false
 	}
 	for i := range a.Values {
 		if a.Values[i] != b.Values[i] {
+			return false
+		}
+	}
+	for i := range a.Extras {
+		if a.Extras[i] != b.Extras[i] {
 			return false
 		}
 	}
@@ -100,5 +147,5 @@ func Equal(a, b Record) bool {
 func (r Record) Clone() Record {
 	v := make([]Value, len(r.Values))
 	copy(v, r.Values)
-	return Record{Kind: r.Kind, Values: v}
+	return Record{Kind: r.Kind, Values: v, Extras: cloneExtras(r.Extras)}
 }

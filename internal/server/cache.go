@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -132,7 +133,7 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 	key := cacheKey(r, t, tier)
 	version, err := c.versions.get(r.Context())
 	if err != nil {
-		respond.Error(w, r, err)
+		respond.Error(w, r, fmt.Errorf("read the data version: %w", err))
 		return
 	}
 	var f *flight
@@ -205,7 +206,9 @@ func (c *responseCache) await(w http.ResponseWriter, r *http.Request, f *flight)
 	select {
 	case <-f.done:
 	case <-r.Context().Done():
-		respond.Error(w, r, r.Context().Err())
+		// A client that left is recorded as such (499, at debug level); a deadline that
+		// passed is named, as the operation that did not end.
+		respond.Error(w, r, fmt.Errorf("wait for the same answer computed by another request: %w", r.Context().Err()))
 		return true
 	}
 	if f.entry != nil && c.write(w, r, f.entry, nil) {
@@ -400,7 +403,11 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	h["Content-Type"] = jsonType
 	h["Etag"] = []string{e.etag}
 	h["Cache-Control"] = noCache
-	h["Vary"] = varyEncoding
+	if len(h["Vary"]) == 0 {
+		h["Vary"] = varyEncoding
+	} else {
+		h["Vary"] = varyOriginEncoding // set by the CORS policy of a list of origins
+	}
 	if etagMatches(r.Header.Get("If-None-Match"), e.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return true
@@ -473,7 +480,9 @@ var (
 	jsonType     = []string{"application/json"}
 	noCache      = []string{"no-cache"}
 	varyEncoding = []string{"Accept-Encoding"}
-	gzipEncoding = []string{"gzip"}
+	// varyOriginEncoding: the answer depends on the request's Origin too (cors.go).
+	varyOriginEncoding = []string{"Origin, Accept-Encoding"}
+	gzipEncoding       = []string{"gzip"}
 )
 
 func etagOf(body []byte) string {

@@ -73,6 +73,12 @@ func holdAnswer(ctx context.Context, body int) {
 
 func (c *answerConn) Write(p []byte) (int, error) {
 	if c.held == nil {
+		if j, ok := asJSONError(p); ok {
+			if _, err := c.Conn.Write(j); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
 		return c.Conn.Write(p)
 	}
 	b := *c.held

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"sportsdb/internal/api"
+	"sportsdb/internal/api/respond"
 	"sportsdb/internal/record"
 )
 
@@ -29,9 +30,9 @@ type metrics struct {
 }
 
 // statuses are the codes the server answers with; each has its series per route.
-var statuses = [...]int{http.StatusOK, http.StatusNotModified, http.StatusBadRequest, http.StatusNotFound,
-	http.StatusMethodNotAllowed, http.StatusTooManyRequests, 499, http.StatusInternalServerError,
-	http.StatusServiceUnavailable}
+var statuses = [...]int{http.StatusOK, http.StatusNoContent, http.StatusNotModified, http.StatusBadRequest,
+	http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusTooManyRequests, respond.StatusClientClosed,
+	http.StatusInternalServerError, http.StatusNotImplemented, http.StatusServiceUnavailable}
 
 // routeSeries are the series of one route, made on first use (an unused route or status
 // writes no line), only ever from the fixed label sets.

@@ -2,7 +2,11 @@ package server
 
 import (
 	"sportsdb/internal/api"
+	"sportsdb/internal/calendar"
 )
+
+// maxSegment bounds a segment of the server's own paths (calendars) as the APIs bound theirs.
+const maxSegment = api.MaxSegment
 
 // target is an API path, as the route table of the API that owns it reads it.
 type target struct {
@@ -34,7 +38,8 @@ func (s *Server) match(rawPath string) (t target, ok bool) {
 // routeNames are every route name the tables can give, and the names of the server's own
 // paths: the fixed label set of the metrics.
 func (s *Server) routeNames() []string {
-	names := []string{api.OtherRoute, "healthz", "readyz", "metrics"}
+	names := []string{api.OtherRoute, "healthz", "readyz", "metrics",
+		"calendar/" + string(calendar.Team), "calendar/" + string(calendar.League)}
 	for _, m := range s.mounts() {
 		names = append(names, m.Routes()...)
 	}

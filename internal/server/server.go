@@ -9,11 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"sportsdb/internal/api"
@@ -41,8 +42,14 @@ type Config struct {
 	// RequestTimeout bounds the store work of one request (default 1.8 s), so a database
 	// that stopped answering gives a 503 within 2 s instead of a hanging client.
 	RequestTimeout time.Duration
-	// TrustProxy takes the client address from X-Forwarded-For (behind a reverse proxy).
+	// TrustProxy takes the client address from X-Forwarded-For (behind a reverse proxy):
+	// the rightmost entry that is not one of TrustedProxies (clientaddr.go).
 	TrustProxy bool
+	// TrustedProxies are the addresses of the proxies in front; empty trusts only the
+	// direct peer, whose own X-Forwarded-For entry is then taken.
+	TrustedProxies []netip.Prefix
+	// CORSOrigins are the origins browsers may call from; empty allows every origin ("*").
+	CORSOrigins []string
 	// Limits are the requests per rolling minute of each tier; nil means DefaultLimits.
 	Limits map[store.Tier]int
 	// CacheBytes bounds the memory of the response cache (default 64 MiB).
@@ -67,6 +74,9 @@ type Server struct {
 	v2      *v2.API
 	metrics *metrics
 	cache   *responseCache
+	cors    corsPolicy
+	// draining is set by StartDrain (drain.go).
+	draining atomic.Bool
 }
 
 // DefaultLimits are the public service's requests per rolling minute of each tier.
@@ -108,7 +118,7 @@ func New(cfg Config) *Server {
 		cfg.Limits = DefaultLimits
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
-	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps)}
+	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
 	s.metrics = newMetrics(s.routeNames())
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
@@ -146,7 +156,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
 			if !rec.wrote {
-				respond.Unavailable(rec)
+				s.fail(rec, r, respond.Internal(nil))
 			}
 		}
 		d := time.Since(start)
@@ -156,9 +166,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
+	s.commonHeaders(rec.Header(), r, path)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		rec.Header().Set("Allow", "GET, HEAD")
-		respond.Message(rec, http.StatusMethodNotAllowed, "Method not allowed")
+		route = s.otherMethod(rec, r, path)
 		return
 	}
 	switch path {
@@ -175,15 +185,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.handler().ServeHTTP(rec, r)
 		return
 	}
+	if strings.HasPrefix(path, "/calendar/") {
+		s.serveCalendar(rec, r, addr, &path, &route)
+		return
+	}
 	var ok bool
 	if t, ok = s.match(path); !ok {
-		respond.NotFound(rec)
+		s.fail(rec, r, respond.ErrNotFound)
 		return
 	}
 	route = t.Route
-	// One context for the rest of the request: its route, for logs, and its deadline, which
-	// bounds the key lookup and the limiter as well as the answer.
-	ctx := withLazyDeadline(respond.ContextWithRoute(r.Context(), route), s.cfg.RequestTimeout)
+	// One context for the rest of the request: its route and logger, for logs, and its
+	// deadline, which bounds the key lookup and the limiter as well as the answer.
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout)
 	defer ctx.stop()
 	s.serveAPI(rec, r.WithContext(ctx), t, addr, &route)
 }
@@ -194,38 +208,20 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if t.HeaderKey {
 		key = r.Header.Get("X-API-KEY")
 	}
-	// Failed key checks, like rate limits, count in real time: SPORTSDB_NOW pins the data
-	// clock (next and previous events), not the passing of minutes.
-	now := time.Now()
-	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
-		respond.Message(w, http.StatusTooManyRequests, "Too many invalid API keys from this address")
-		*route = api.OtherRoute
-		return
-	}
 	k, err := s.cfg.Auth.Resolve(r.Context(), key)
-	switch {
-	case errors.Is(err, auth.ErrUnknownKey):
-		s.cfg.Guard.Fail(addr, now)
-		respond.InvalidKey(w)
-		*route = api.OtherRoute
-		return
-	case err != nil:
-		respond.Error(w, r, err)
-		return
-	}
-	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, s.cfg.Limits[k.Tier])
 	if err != nil {
-		respond.Error(w, r, err)
+		if errors.Is(err, auth.ErrUnknownKey) {
+			*route = api.OtherRoute // a refused key names no endpoint
+		}
+		s.refuseKey(w, r, addr, err)
 		return
 	}
-	ratelimit.SetHeaders(w.Header(), d)
-	if !d.Allowed {
-		ratelimit.WriteTooMany(w, d)
-		return
-	}
+	// Refused before it is counted: a call the key may not make costs it no quota.
 	if t.PremiumOnly && k.Tier == store.Free {
-		respond.PremiumNeeded(w)
+		s.fail(w, r, respond.ErrPremiumNeeded)
+		return
+	}
+	if !s.admit(w, r, k) {
 		return
 	}
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
@@ -233,40 +229,68 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	})
 }
 
-// ready reports whether the database answers and how rate limits are shared.
+// fail writes an error answer through the one error path, logging with the server's logger.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	respond.Write(w, r, s.cfg.Logger, err)
+}
+
+// refuseKey answers a key that did not resolve. Only failed checks are limited per address:
+// a valid key is served from an address that others behind the same NAT made blocked, and
+// an unknown one from a blocked address gets 429 instead of 400.
+func (s *Server) refuseKey(w http.ResponseWriter, r *http.Request, addr string, err error) {
+	if !errors.Is(err, auth.ErrUnknownKey) {
+		s.fail(w, r, err)
+		return
+	}
+	// Failed key checks, like rate limits, count in real time: SPORTSDB_NOW pins the data
+	// clock (next and previous events), not the passing of minutes.
+	now := time.Now()
+	if retry, blocked := s.cfg.Guard.Blocked(addr, now); blocked {
+		s.fail(w, r, respond.TooManyKeyFailures(retry))
+		return
+	}
+	s.cfg.Guard.Fail(addr, now)
+	s.fail(w, r, respond.ErrInvalidKey)
+}
+
+// admit counts the request against its key's limit and sets the rate limit headers; false
+// means it was refused, and answered.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, k store.Key) bool {
+	d, err := s.cfg.Limiter.Allow(r.Context(), k.Hash, s.cfg.Limits[k.Tier])
+	if err != nil {
+		s.fail(w, r, fmt.Errorf("rate limit: %w", err))
+		return false
+	}
+	ratelimit.SetHeaders(w.Header(), d)
+	if !d.Allowed {
+		s.fail(w, r, respond.RateLimited(d.Limit, d.RetryAfter))
+		return false
+	}
+	return true
+}
+
+// ready reports whether the database answers and how rate limits are shared. A draining
+// server is not ready, whatever its database says, so a load balancer stops sending to it.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 	defer cancel()
 	ready, db, status := "ready", "ok", http.StatusOK
-	if err := s.cfg.Store.Ping(ctx); err != nil {
+	switch {
+	case s.draining.Load():
+		// At once, without waiting on the database.
+		ready, db, status = "draining", "not checked", http.StatusServiceUnavailable
+	case s.cfg.Store.Ping(ctx) != nil:
 		ready, db, status = "unavailable", "unavailable", http.StatusServiceUnavailable
 	}
 	// A limiter whose shared store is away still serves, per replica: it is reported here,
 	// not a reason to take the replica out of service.
 	_, limits := s.cfg.Limiter.Healthy()
 	body := []byte(`{"status":` + quote(ready) + `,"database":` + quote(db) + `,"ratelimit":` + quote(limits) + `}`)
-	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	respond.Status(w, status, body)
 }
 
 func quote(s string) string { return string(appendQuoted(nil, s)) }
-
-// clientAddr is the address failed key checks are counted against.
-func (s *Server) clientAddr(r *http.Request) string {
-	if s.cfg.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			return strings.TrimSpace(first)
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
 
 // scrubPath is the path an access log line shows, never a key. A path a route table names
 // is shown with its key segment as {key}. Any other API-like path may hold a key in any

@@ -1,37 +1,44 @@
 // Package respond writes the bodies every API answer shares: JSON records, the documented
 // error bodies, and the empty body the public service sends for parameter combinations it
 // does not allow. Every answer is JSON; no HTML, stack trace or SQL text reaches a client.
+//
+// Every error answer is an *HTTPError (errors.go), written by Write, which also logs it with the
+// logger the server passed in; the functions below that write a fixed error (NotFound,
+// InvalidKey, PremiumNeeded, Error) are that same path.
 package respond
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 
 	"sportsdb/internal/record"
-	"sportsdb/internal/store"
 )
 
 // JSON writes a complete JSON body with status 200.
-func JSON(w http.ResponseWriter, body []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
-}
+func JSON(w http.ResponseWriter, body []byte) { writeBody(w, http.StatusOK, body) }
 
-// Message writes {"Message":msg} with the status.
-func Message(w http.ResponseWriter, status int, msg string) {
-	body := append([]byte(`{"Message":`), record.AppendString(nil, msg)...)
-	body = append(body, '}')
+// Status writes a complete JSON body with the status (health answers, which are not errors).
+func Status(w http.ResponseWriter, status int, body []byte) { writeBody(w, status, body) }
+
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// MessageBody is {"Message":msg}, the body of every error answer but the rate limit's.
+func MessageBody(msg string) []byte {
+	body := append([]byte(`{"Message":`), record.AppendString(nil, msg)...)
+	return append(body, '}')
+}
+
+// Message writes {"Message":msg} with the status.
+func Message(w http.ResponseWriter, status int, msg string) {
+	writeBody(w, status, MessageBody(msg))
 }
 
 // Empty writes HTTP 200 with an empty body (Content-Length 0).
@@ -41,41 +48,47 @@ func Empty(w http.ResponseWriter) {
 	w.WriteHeader(http.StatusOK)
 }
 
-// The documented error answers.
-func NotFound(w http.ResponseWriter)   { Message(w, http.StatusNotFound, "Not found") }
-func InvalidKey(w http.ResponseWriter) { Message(w, http.StatusBadRequest, "Invalid API key") }
-func PremiumNeeded(w http.ResponseWriter) {
-	Message(w, http.StatusBadRequest, "Premium API key required")
+// The documented error answers, for handlers that have no error to log.
+func NotFound(w http.ResponseWriter)      { ErrNotFound.write(w) }
+func InvalidKey(w http.ResponseWriter)    { ErrInvalidKey.write(w) }
+func PremiumNeeded(w http.ResponseWriter) { ErrPremiumNeeded.write(w) }
+func NoData(w http.ResponseWriter)        { JSON(w, []byte(`{"Message":"No data found"}`)) }
+
+// Unavailable writes the 503 answer for an internal failure, without logging.
+func Unavailable(w http.ResponseWriter) { Internal(nil).write(w) }
+
+// Error answers err through Write with the logger the server put in the request's context.
+func Error(w http.ResponseWriter, r *http.Request, err error) { Write(w, r, LoggerOf(r), err) }
+
+type infoKey struct{}
+
+// requestInfo is what the server tells the code answering a request: the route name for logs
+// and metrics (never the raw path: v1 paths hold keys) and the logger errors go to. One
+// context value holds both, so a request costs one.
+type requestInfo struct {
+	route string
+	log   *slog.Logger
 }
-func NoData(w http.ResponseWriter) { JSON(w, []byte(`{"Message":"No data found"}`)) }
 
-// RetryAfterUnavailable is the Retry-After of a 503, in seconds.
-const RetryAfterUnavailable = 5
-
-// Unavailable writes the 503 answer for an internal failure.
-func Unavailable(w http.ResponseWriter) {
-	w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
-	Message(w, http.StatusServiceUnavailable, "Service unavailable")
+func infoOf(ctx context.Context) requestInfo {
+	v, _ := ctx.Value(infoKey{}).(requestInfo)
+	return v
 }
 
-// Error answers an internal error: it is logged with its detail, and the client gets 503.
-func Error(w http.ResponseWriter, r *http.Request, err error) {
-	level := slog.LevelError
-	if errors.Is(err, store.ErrUnavailable) {
-		level = slog.LevelWarn
+// NewContext returns ctx carrying a request's route name and the logger its errors go to.
+func NewContext(ctx context.Context, route string, log *slog.Logger) context.Context {
+	return context.WithValue(ctx, infoKey{}, requestInfo{route: route, log: log})
+}
+
+// RouteOf returns the route name stored for logging.
+func RouteOf(r *http.Request) string { return infoOf(r.Context()).route }
+
+// LoggerOf returns the logger stored for the request, or slog.Default when there is none.
+func LoggerOf(r *http.Request) *slog.Logger {
+	if l := infoOf(r.Context()).log; l != nil {
+		return l
 	}
-	slog.Log(r.Context(), level, "request failed", "route", RouteOf(r), "err", err)
-	Unavailable(w)
-}
-
-type routeKey struct{}
-
-// RouteOf returns the route name stored for logging (never the raw path: v1 paths hold keys).
-func RouteOf(r *http.Request) string {
-	if v, ok := r.Context().Value(routeKey{}).(string); ok {
-		return v
-	}
-	return ""
+	return slog.Default()
 }
 
 // WithRoute returns r carrying a route name for logs and metrics.
@@ -83,7 +96,7 @@ func WithRoute(r *http.Request, route string) *http.Request {
 	return r.WithContext(ContextWithRoute(r.Context(), route))
 }
 
-// ContextWithRoute returns ctx carrying a route name, for a request made with it.
+// ContextWithRoute returns ctx carrying a route name, keeping the logger it carries.
 func ContextWithRoute(ctx context.Context, route string) context.Context {
-	return context.WithValue(ctx, routeKey{}, route)
+	return NewContext(ctx, route, infoOf(ctx).log)
 }

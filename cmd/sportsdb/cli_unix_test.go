@@ -1,0 +1,31 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// A folder the user may not write is named with "permission denied", not SQLite's
+// "unable to open database file (14)". Running as another user takes root.
+func TestPermissionDenied(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to run the binary as another user")
+	}
+	dir := t.TempDir()
+	for d := dir; d != filepath.Dir(d) && strings.HasPrefix(d, os.TempDir()); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755) // reachable by the other user, writable by root only
+	}
+	cmd := exec.Command(binary, "gen")
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "sportsdb.db: permission denied") || strings.Contains(string(out), "(14)") {
+		t.Errorf("gen in a folder of root's: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,352 @@
+// Package config holds every setting of sportsdb as one typed table: each option's flag,
+// environment variable, default, whether it is a secret, how its value is checked and which
+// commands take it. Load reads and checks all of a command's settings before the command
+// touches anything, so a bad value is refused before a database is created or changed.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"sportsdb/internal/clock"
+	"sportsdb/internal/server"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/backend"
+)
+
+// Config is the checked settings of one run.
+type Config struct {
+	Addr        string // address to listen on (serve) or to ask (healthcheck)
+	DB          string // SQLite path or postgres:// URL
+	Redis       string // Redis URL; "" counts requests in memory
+	Caps        string // caps file; "" keeps the built-in caps
+	Limits      map[store.Tier]int
+	CacheMB     int
+	CacheDiskMB int64
+	CacheDir    string
+	LogLevel    slog.Level
+	LogFormat   string // "text" or "json"
+	KeyFails    int
+	TrustProxy  bool
+	// TrustedProxies are the proxies whose X-Forwarded-For entries are skipped; empty trusts
+	// only the direct peer.
+	TrustedProxies []netip.Prefix
+	// CORSOrigins are the origins a browser may call from; empty allows any ("*").
+	CORSOrigins []string
+	// Drain is how long serve keeps answering (with Connection: close, /readyz 503) after
+	// SIGTERM before it stops accepting.
+	Drain     time.Duration
+	Pprof     string
+	ImportURL string
+	Scale     string
+	Seed      int64
+	Tier      store.Tier
+	Label     string
+	Now       time.Time // pins the data clock when set
+}
+
+// Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
+func (c *Config) Clock() clock.Clock {
+	if c.Now.IsZero() {
+		return clock.System{}
+	}
+	return clock.Fixed(c.Now)
+}
+
+// Option is one setting. Adding a setting is adding a row to Options (and its field to
+// Config): it then has a flag, a variable, help and a check in every command it names.
+type Option struct {
+	Name    string // flag name without dashes; "" for a setting only the environment gives
+	Env     string // environment variable
+	Default string
+	Arg     string // what the value is, in help ("HOST:PORT"); "" for a boolean
+	Help    string
+	// Secret values are never printed, and may come from a file named by Env + "_FILE".
+	Secret   bool
+	Required bool
+	Commands []string
+	// Set checks a value and stores it in the Config; its error says what was wanted.
+	Set func(c *Config, v string) error
+}
+
+// Bool says whether the flag stands alone for true.
+func (o *Option) Bool() bool { return o.Arg == "" && o.Name != "" }
+
+// The commands that take an option.
+var (
+	dbCommands = []string{"serve", "import", "export", "gen", "keys add", "keys list", "keys revoke", "migrate"}
+	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke"}
+	serveOnly  = []string{"serve"}
+)
+
+// Options is the table of every setting.
+var Options = []Option{
+	{Name: "addr", Env: "SPORTSDB_ADDR", Default: "127.0.0.1:8080", Arg: "HOST:PORT", Help: "address to listen on",
+		Commands: []string{"serve", "healthcheck"}, Set: func(c *Config, v string) error { return hostPort(&c.Addr, v) }},
+	{Name: "db", Env: "SPORTSDB_DB", Default: "sportsdb.db", Arg: "DSN", Help: "SQLite file path or postgres:// URL",
+		Secret: true, Commands: dbCommands, Set: func(c *Config, v string) error { c.DB = v; return backend.Check(v) }},
+	{Name: "redis", Env: "SPORTSDB_REDIS", Arg: "URL", Help: "Redis URL to share rate limits between replicas (redis://host:6379/0)",
+		Secret: true, Commands: serveOnly, Set: func(c *Config, v string) error { c.Redis = v; return redisURL(v) }},
+	{Name: "caps", Env: "SPORTSDB_CAPS", Arg: "FILE", Help: "JSON file overriding record caps per endpoint and tier",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.Caps = v; return readable(v) }},
+	{Name: "limits", Env: "SPORTSDB_LIMITS", Default: "free:30,premium:100,business:120", Arg: "LIST",
+		Help: "requests per rolling minute of each tier", Commands: serveOnly,
+		Set: func(c *Config, v string) (err error) { c.Limits, err = server.ParseLimits(v); return err }},
+	{Name: "cache-mb", Env: "SPORTSDB_CACHE_MB", Default: "64", Arg: "MIB", Help: "memory for cached answers, in MiB",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.CacheMB, err = atLeast(v, 1); return err }},
+	{Name: "cache-disk-mb", Env: "SPORTSDB_CACHE_DISK_MB", Default: "1024", Arg: "MIB", Commands: serveOnly,
+		Help: "disk for cached answers of 16 KiB and more, in MiB, sent from the system's file cache; 0 keeps them in memory",
+		Set:  func(c *Config, v string) error { n, err := atLeast(v, 0); c.CacheDiskMB = int64(n); return err }},
+	{Name: "cache-dir", Env: "SPORTSDB_CACHE_DIR", Arg: "DIR", Help: "directory for those files (default: the system's temporary directory)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.CacheDir = v; return directory(v) }},
+	{Name: "log-level", Env: "SPORTSDB_LOG_LEVEL", Default: "info", Arg: "LEVEL", Help: "debug, info, warn or error",
+		Commands: serveOnly, Set: func(c *Config, v string) error { return logLevel(&c.LogLevel, v) }},
+	{Name: "log-format", Env: "SPORTSDB_LOG_FORMAT", Default: "text", Arg: "FORMAT", Help: "text or json",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.LogFormat, err = oneOf(v, "text", "json"); return err }},
+	{Name: "key-fails", Env: "SPORTSDB_KEY_FAILS", Default: "20", Arg: "N", Help: "failed key checks allowed per client address per minute",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.KeyFails, err = atLeast(v, 1); return err }},
+	{Name: "trust-proxy", Env: "SPORTSDB_TRUST_PROXY", Default: "false", Help: "take the client address from X-Forwarded-For (only behind a reverse proxy)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.TrustProxy, err = parseBool(v); return err }},
+	{Name: "trusted-proxies", Env: "SPORTSDB_TRUSTED_PROXIES", Arg: "CIDR,...", Help: "with --trust-proxy: the proxies in front, skipped when reading X-Forwarded-For from the right (default: only the direct peer)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.TrustedProxies, err = prefixes(v); return err }},
+	{Name: "cors-origins", Env: "SPORTSDB_CORS_ORIGINS", Arg: "ORIGIN,...", Help: "origins browsers may call from, like https://app.example (default: any)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.CORSOrigins, err = origins(v); return err }},
+	{Name: "drain", Env: "SPORTSDB_DRAIN", Default: "0s", Arg: "DURATION", Help: "on SIGTERM, keep answering this long (readyz 503, Connection: close) before stopping, for a load balancer to notice",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Drain, err = duration(v); return err }},
+	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
+	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
+		Commands: []string{"import"}, Set: func(c *Config, v string) error { c.ImportURL = v; return requestURL(v) }},
+	{Name: "scale", Env: "SPORTSDB_SCALE", Default: "demo", Arg: "SCALE", Help: "demo, small or full",
+		Commands: []string{"gen"}, Set: func(c *Config, v string) (err error) { c.Scale, err = oneOf(v, "demo", "small", "full"); return err }},
+	{Name: "seed", Env: "SPORTSDB_SEED", Default: "1", Arg: "N", Help: "generator seed",
+		Commands: []string{"gen"}, Set: func(c *Config, v string) (err error) { c.Seed, err = wholeNumber(v); return err }},
+	{Name: "tier", Env: "SPORTSDB_TIER", Arg: "TIER", Help: "free, premium or business", Required: true,
+		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { return tier(&c.Tier, v) }},
+	{Name: "label", Env: "SPORTSDB_LABEL", Arg: "TEXT", Help: "a note stored with the key",
+		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.Label = v; return nil }},
+	{Env: "SPORTSDB_NOW", Arg: "TIME", Help: "pins the data clock (RFC 3339, like 2026-10-05T12:00:00Z), for demos and tests",
+		Commands: nowUsers, Set: func(c *Config, v string) error { return instant(&c.Now, v) }},
+}
+
+// The checks behind Set. Each returns what it wanted; Load adds which setting it was.
+
+func atLeast(v string, min int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min {
+		if min == 0 {
+			return 0, fmt.Errorf("want a whole number, 0 for none")
+		}
+		return 0, fmt.Errorf("want a whole number of at least %d", min)
+	}
+	return n, nil
+}
+
+func wholeNumber(v string) (int64, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a whole number")
+	}
+	return n, nil
+}
+
+// prefixes reads a comma list of CIDRs or single addresses.
+func prefixes(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			a, aerr := netip.ParseAddr(part)
+			if aerr != nil {
+				return nil, fmt.Errorf("want CIDRs or addresses separated by commas, like 10.0.0.0/8,192.0.2.7; %q is neither", part)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// origins reads a comma list of browser origins (scheme://host[:port], no path).
+func origins(v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		u, err := url.Parse(part)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return nil, fmt.Errorf("want origins like https://app.example separated by commas; %q is not one", part)
+		}
+		out = append(out, u.Scheme+"://"+u.Host)
+	}
+	return out, nil
+}
+
+func duration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want a duration like 15s or 0s")
+	}
+	return d, nil
+}
+
+// parseBool reads what Go's strconv reads (1, t, true, 0, f, false, in any case of those).
+func parseBool(v string) (bool, error) {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("want true or false (or 1, t, 0, f)")
+	}
+	return b, nil
+}
+
+func oneOf(v string, choices ...string) (string, error) {
+	for _, c := range choices {
+		if strings.EqualFold(v, c) {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("want %s", orList(choices))
+}
+
+func orList(choices []string) string {
+	if len(choices) == 1 {
+		return choices[0]
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+}
+
+func hostPort(dst *string, v string) error {
+	*dst = v
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, like 127.0.0.1:8080 or :8080")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("want a port number from 0 to 65535")
+	}
+	return nil
+}
+
+// loopback accepts "" (off) or a loopback HOST:PORT: profiles show request data, so they
+// are never served beyond the machine.
+func loopback(v string) error {
+	if v == "" {
+		return nil
+	}
+	var addr string
+	if err := hostPort(&addr, v); err != nil {
+		return err
+	}
+	host, _, _ := net.SplitHostPort(v)
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("profiling listens on a loopback address only")
+	}
+	return nil
+}
+
+func redisURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return fmt.Errorf("want a redis:// URL") // the text may hold a password: not repeated
+	}
+	switch u.Scheme {
+	case "redis", "rediss", "unix":
+		return nil
+	}
+	return fmt.Errorf("unknown scheme %q: want redis://, rediss:// or unix://", u.Scheme)
+}
+
+func requestURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	if u, err := url.Parse(v); err != nil || u.Path == "" {
+		return fmt.Errorf("want the URL of a request, like https://www.thesportsdb.com/api/v1/json/123/lookupteam.php?id=133604")
+	}
+	return nil
+}
+
+func readable(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return describePathError(err)
+	}
+	return f.Close()
+}
+
+func directory(path string) error {
+	if path == "" {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return describePathError(err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("not a directory")
+	}
+	return nil
+}
+
+// describePathError keeps the cause ("no such file or directory", "permission denied")
+// without the path, which the message names already.
+func describePathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func logLevel(dst *slog.Level, v string) error {
+	if err := dst.UnmarshalText([]byte(v)); err != nil {
+		return fmt.Errorf("want debug, info, warn or error")
+	}
+	return nil
+}
+
+func tier(dst *store.Tier, v string) error {
+	if v == "" {
+		*dst = ""
+		return nil // Required reports a missing tier
+	}
+	t, ok := store.ParseTier(v)
+	if !ok {
+		return fmt.Errorf("want free, premium or business")
+	}
+	*dst = t
+	return nil
+}
+
+func instant(dst *time.Time, v string) error {
+	if v == "" {
+		*dst = time.Time{}
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return fmt.Errorf("want RFC 3339, like 2026-10-05T12:00:00Z")
+	}
+	*dst = t.UTC()
+	return nil
+}

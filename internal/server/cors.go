@@ -1,0 +1,95 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"sportsdb/internal/api/respond"
+)
+
+// Browser apps call the API from pages on other origins (DECISIONS section 12): every API
+// answer, errors and 429 included, says which origins may read it and exposes the rate limit
+// fields and the ETag; a preflight (OPTIONS) is answered without a key and costs no quota.
+
+// corsPolicy is the origins allowed to read API answers: any, or a list.
+type corsPolicy struct {
+	any     bool
+	origins map[string]bool
+}
+
+func newCORSPolicy(origins []string) corsPolicy {
+	p := corsPolicy{any: len(origins) == 0, origins: map[string]bool{}}
+	for _, o := range origins {
+		o = strings.TrimRight(strings.TrimSpace(o), "/")
+		if o == "*" {
+			p.any = true
+		}
+		p.origins[o] = true
+	}
+	return p
+}
+
+// The header values are shared slices assigned under their canonical keys: these headers go
+// with every API answer, and Header.Set would canonicalise and allocate each time.
+var (
+	corsAnyOrigin = []string{"*"}
+	corsExposed   = []string{"X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, " +
+		"RateLimit, RateLimit-Policy, Retry-After, ETag"}
+	corsMethods = []string{"GET, HEAD"}
+	corsHeaders = []string{"X-API-KEY, If-None-Match"}
+	// corsMaxAge is how long, in seconds, a browser may keep a preflight's answer (Chromium
+	// keeps at most two hours).
+	corsMaxAge = []string{"7200"}
+	varyOrigin = []string{"Origin"}
+)
+
+// set writes the CORS fields of an answer to r. With a list, the answer depends on the
+// request's Origin, so it says so (Vary) for caches in between; an origin not listed gets no
+// Access-Control-Allow-Origin, so its pages cannot read the answer.
+func (p corsPolicy) set(h http.Header, r *http.Request) {
+	if p.any {
+		h["Access-Control-Allow-Origin"] = corsAnyOrigin
+	} else {
+		h["Vary"] = varyOrigin
+		origin := r.Header.Get("Origin")
+		if !p.origins[origin] {
+			return
+		}
+		h["Access-Control-Allow-Origin"] = []string{origin}
+	}
+	h["Access-Control-Expose-Headers"] = corsExposed
+}
+
+func isAPIPath(path string) bool { return strings.HasPrefix(path, "/api/") }
+
+// commonHeaders sets what every answer carries before it is written: the CORS fields of an
+// API answer, and, while the server drains, Connection: close (drain.go).
+func (s *Server) commonHeaders(h http.Header, r *http.Request, path string) {
+	if isAPIPath(path) {
+		s.cors.set(h, r)
+	}
+	if s.draining.Load() {
+		h["Connection"] = connectionClose
+	}
+}
+
+// otherMethod answers a method other than GET and HEAD, and returns the route it names: a
+// preflight on an API path gets 204, anything else 405.
+func (s *Server) otherMethod(w http.ResponseWriter, r *http.Request, path string) string {
+	if !isAPIPath(path) {
+		w.Header().Set("Allow", "GET, HEAD")
+		s.fail(w, r, respond.ErrMethodNotAllowed)
+		return "other"
+	}
+	if r.Method != http.MethodOptions {
+		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+		s.fail(w, r, respond.ErrMethodNotAllowed)
+		return "other"
+	}
+	h := w.Header()
+	h["Access-Control-Allow-Methods"] = corsMethods
+	h["Access-Control-Allow-Headers"] = corsHeaders
+	h["Access-Control-Max-Age"] = corsMaxAge
+	w.WriteHeader(http.StatusNoContent)
+	return "preflight"
+}
