@@ -117,16 +117,12 @@ func cacheKey(r *http.Request, t target, tier store.Tier) string {
 	}
 	var b strings.Builder
 	b.WriteString(class)
-	switch {
-	case t.legacyLivescore:
-		b.WriteString("|L|")
-	case t.version == "v1":
-		b.WriteString("|1|")
-		b.WriteString(t.file)
-	default:
-		b.WriteString("|2|")
-		b.WriteString(strings.Join(t.segments, "\x00"))
-	}
+	// The route names the endpoint (and the form, where forms answer differently); the
+	// arguments are its path parameters.
+	b.WriteByte('|')
+	b.WriteString(t.Route)
+	b.WriteByte('|')
+	b.WriteString(strings.Join(t.Args, "\x00"))
 	b.WriteByte('?')
 	b.WriteString(r.URL.RawQuery)
 	return b.String()

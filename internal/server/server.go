@@ -118,7 +118,8 @@ func New(cfg Config) *Server {
 		cfg.Limits = DefaultLimits
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
-	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics(), cors: newCORSPolicy(cfg.CORSOrigins)}
+	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
+	s.metrics = newMetrics(s.routeNames())
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
 	}
@@ -147,9 +148,10 @@ func (s *Server) Close() error { return s.cache.Close() }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
-	route := "other"
+	route := api.OtherRoute
 	addr := s.clientAddr(r)
 	path := r.URL.EscapedPath()
+	var t target
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
@@ -160,7 +162,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d := time.Since(start)
 		s.metrics.observe(route, rec.status, d)
 		if s.cfg.AccessLog != nil {
-			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path),
+			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path, route, t),
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
@@ -187,31 +189,35 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveCalendar(rec, r, addr, &path, &route)
 		return
 	}
-	t, ok := parseTarget(path)
-	if !ok {
+	var ok bool
+	if t, ok = s.match(path); !ok {
 		s.fail(rec, r, respond.ErrNotFound)
 		return
 	}
-	route = t.route
+	route = t.Route
 	// One context for the rest of the request: its route and logger, for logs, and its
 	// deadline, which bounds the key lookup and the limiter as well as the answer.
 	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout)
 	defer ctx.stop()
-	s.serveAPI(rec, r.WithContext(ctx), t, addr)
+	s.serveAPI(rec, r.WithContext(ctx), t, addr, &route)
 }
 
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) {
-	key := t.pathKey
-	if t.headerKey {
+// serveAPI answers an API path. A refused key names no endpoint: route becomes OtherRoute.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string, route *string) {
+	key := t.Key
+	if t.HeaderKey {
 		key = r.Header.Get("X-API-KEY")
 	}
 	k, err := s.cfg.Auth.Resolve(r.Context(), key)
 	if err != nil {
+		if errors.Is(err, auth.ErrUnknownKey) {
+			*route = api.OtherRoute // a refused key names no endpoint
+		}
 		s.refuseKey(w, r, addr, err)
 		return
 	}
 	// Refused before it is counted: a call the key may not make costs it no quota.
-	if t.premiumOnly && k.Tier == store.Free {
+	if t.PremiumOnly && k.Tier == store.Free {
 		s.fail(w, r, respond.ErrPremiumNeeded)
 		return
 	}
@@ -219,14 +225,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 		return
 	}
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case t.legacyLivescore:
-			s.v1.ServeV2Livescore(w, r, k.Tier)
-		case t.version == "v1":
-			s.v1.Serve(w, r, t.file, k.Tier)
-		default:
-			s.v2.Serve(w, r, t.segments, k.Tier)
-		}
+		t.mount.Serve(w, r, t.Target, k.Tier)
 	})
 }
 
@@ -293,37 +292,26 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 
 func quote(s string) string { return string(appendQuoted(nil, s)) }
 
-// scrubPath replaces the key segment of v1 paths and of key-in-path v2 aliases with {key},
-// so access logs never hold a key.
-func scrubPath(p string) string {
-	// slash[i] is where the i-th slash is: the segments before the fifth are "", "api", the
-	// version and "json"; the fifth is the key, or a v2 group.
-	var slash [5]int
-	n := 0
-	for i := 0; i < len(p) && n < len(slash); i++ {
-		if p[i] == '/' {
-			slash[n] = i
-			n++
-		}
-	}
-	if n < 4 || p[slash[0]+1:slash[1]] != "api" || p[slash[2]+1:slash[3]] != "json" {
+// scrubPath is the path an access log line shows, never a key. A path a route table names
+// is shown with its key segment as {key}. Any other API-like path may hold a key in any
+// segment (//api/..., /API/..., dot segments, escapes, unknown files), so it is shown as its
+// route name only; the server's own paths (route healthz and the like) are shown as sent.
+func scrubPath(p, route string, t target) string {
+	switch {
+	case t.mount == nil && route != api.OtherRoute:
+		return p
+	case t.mount == nil || !t.Known():
+		return "{" + api.OtherRoute + "}"
+	case t.HeaderKey:
 		return clip(p)
 	}
+	// api.SplitPath read the path as /api/vN/json/{key}/...: the key is its fifth segment.
+	const prefix = len("/api/vN/json/")
 	end := len(p)
-	if n == 5 {
-		end = slash[4]
+	if i := strings.IndexByte(p[prefix:], '/'); i >= 0 {
+		end = prefix + i
 	}
-	seg := p[slash[3]+1 : end]
-	switch p[slash[1]+1 : slash[2]] {
-	case "v1":
-	case "v2":
-		if name, err := unescape(seg); err == nil && (v2Groups[name] || isPHP(name)) {
-			return clip(p)
-		}
-	default:
-		return clip(p)
-	}
-	return clip(p[:slash[3]+1] + "{key}" + p[end:])
+	return clip(p[:prefix] + "{key}" + p[end:])
 }
 
 // clip shortens a path for the log.

@@ -1,0 +1,47 @@
+package api
+
+import (
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// Query building blocks, so the endpoint tables and answer functions read as data. Name
+// conditions are folded by the store.
+
+func Eq(field, v string) store.Cond { return store.Cond{Field: field, Op: store.Eq, Value: v} }
+
+func EqName(field, v string) store.Cond {
+	return store.Cond{Field: field, Norm: record.Name, Op: store.Eq, Value: v}
+}
+
+func ContainsName(field, v string) store.Cond {
+	return store.Cond{Field: field, Norm: record.Name, Op: store.Contains, Value: v}
+}
+
+func ListHas(field, v string) store.Cond {
+	return store.Cond{Field: field, Norm: record.List, Op: store.ListHas, Value: v}
+}
+
+func ListContains(field, v string) store.Cond {
+	return store.Cond{Field: field, Norm: record.List, Op: store.ListContains, Value: v}
+}
+
+func Compare(field string, op store.Op, v string) store.Cond {
+	return store.Cond{Field: field, Op: op, Value: v}
+}
+
+func Or(conds ...store.Cond) store.Cond { return store.Cond{Or: conds} }
+
+func Where(conds ...store.Cond) store.Query { return store.Query{Where: conds} }
+
+// Sorted returns q with its sort keys.
+func Sorted(q store.Query, orders ...store.Order) store.Query {
+	q.OrderBy = orders
+	return q
+}
+
+func Asc(field string) store.Order  { return store.Order{Field: field} }
+func Desc(field string) store.Order { return store.Order{Field: field, Desc: true} }
+
+// ByName sorts on a folded name, so accents and case do not change the order.
+func ByName(field string) store.Order { return store.Order{Field: field, Norm: record.Name} }
