@@ -38,7 +38,7 @@ func (s *Server) match(rawPath string) (t target, ok bool) {
 // routeNames are every route name the tables can give, and the names of the server's own
 // paths: the fixed label set of the metrics.
 func (s *Server) routeNames() []string {
-	names := []string{api.OtherRoute, "healthz", "readyz", "metrics",
+	names := []string{api.OtherRoute, "healthz", "readyz", "metrics", routePreflight,
 		"calendar/" + string(calendar.Team), "calendar/" + string(calendar.League)}
 	for _, m := range s.mounts() {
 		names = append(names, m.Routes()...)
