@@ -41,8 +41,8 @@ const (
 	defaultCacheBytes = 64 << 20
 	defaultSpillBytes = 1 << 30
 	// spillMinBytes is the size from which an answer is kept in a file rather than memory.
-	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory (measured
-	// at full scale), and the answers in files live in the system's file cache rather than in
+	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory
+	// (docs/PERFORMANCE.md), and the answers in files live in the system's file cache rather than in
 	// the server's heap, where the garbage collector doubles what they take.
 	spillMinBytes  = 16 << 10
 	cacheTTL       = 5 * time.Second

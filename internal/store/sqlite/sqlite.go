@@ -45,10 +45,9 @@ var pragmas = []string{
 // SQLITE_ENABLE_MEMORY_MANAGEMENT, so all the page caches of the process are one pool
 // (pcache1's global PGroup) holding up to the sum of every connection's cache_size: a
 // connection at its own limit takes the least recently used page of the pool, often another
-// connection's, which then grows back with new pages. With the writer's 64 MiB counted while
-// it was idle, the readers held about 115 MB of pages at full scale under the benchmark's
-// mixed workload (each 4 KiB page takes an 8 KiB block of the driver's allocator); with it
-// counted only during writes, 36 MB.
+// connection's, which then grows back with new pages. So the writer's cache is counted only
+// during writes: counted while idle, it let the readers hold three times the pages
+// (docs/PERFORMANCE.md, "Measured decisions in the code").
 const (
 	readCacheKiB  = 3 << 10
 	writeCacheKiB = 64 << 10
