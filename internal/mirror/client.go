@@ -158,6 +158,9 @@ func (c *client) once(ctx context.Context, req *http.Request) (answer, time.Dura
 	return classify(body)
 }
 
+// noData is the message of v2's answer when nothing is found.
+const noData = "Message: No data found"
+
 // maxBody bounds one answer; the largest real ones (a league's season) are a few MiB.
 const maxBody = 64 << 20
 
@@ -171,7 +174,12 @@ func classify(body []byte) (answer, time.Duration, error) {
 	if !json.Valid(body) {
 		return answer{}, 0, &retryable{msg: "body is not JSON or is cut short: " + short(body)}
 	}
-	if msg := message(body); msg != "" {
+	msg := message(body)
+	if msg == noData {
+		// v2's "nothing found": an answer like v1's {"key":null}, with nothing to store.
+		return answer{status: "ok", body: []byte("{}")}, 0, nil
+	}
+	if msg != "" {
 		return answer{status: "message", note: msg}, 0, nil
 	}
 	return answer{status: "ok", body: body}, 0, nil

@@ -46,6 +46,7 @@ const (
 	slow
 	truncate
 	reset
+	withMessage
 )
 
 // hit is one request the proxy saw.
@@ -119,6 +120,10 @@ func (p *proxy) answer(w http.ResponseWriter, r *http.Request, f fault) int {
 		w.WriteHeader(http.StatusInternalServerError)
 		w.Write([]byte("<html>oops</html>"))
 		return http.StatusInternalServerError
+	case withMessage:
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"events":"Server busy, try again later"}`))
+		return http.StatusOK
 	case reset:
 		conn, _, err := http.NewResponseController(w).Hijack()
 		if err != nil {

@@ -1,0 +1,124 @@
+package mirror
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/store"
+)
+
+// messageURL is answered with a message where its records belong, on every attempt.
+const messageURL = "v1/eventspastleague.php?id=" + testLeague
+
+func TestMirrorSurvivesFaults(t *testing.T) {
+	up := apitest.New(t, apitest.Options{Demo: true})
+	clk := newFakeClock()
+	p := newProxy(t, up.Server, clk, up.PremiumKey)
+	p.faults = func(n int, u string) fault {
+		switch {
+		case u == messageURL:
+			return withMessage
+		case n%7 == 1:
+			return tooMany
+		case n%11 == 2:
+			return serverError
+		case n%13 == 3:
+			return truncate
+		case n%17 == 4:
+			return reset
+		case n%5 == 0:
+			return slow
+		}
+		return pass
+	}
+	down := apitest.New(t, apitest.Options{})
+	opts := mirrorOpts(up, p, clk)
+	opts.Store = down.Store
+	sum, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || sum.Messages != 1 {
+		t.Errorf("summary %s: want no failure and one message", sum)
+	}
+	sameAnswers(t, up, down)
+
+	hits := p.log()
+	seen := map[fault]int{}
+	succeeded := map[string]int{}
+	for i, h := range hits {
+		seen[h.fault]++
+		if h.status == http.StatusOK && (h.fault == pass || h.fault == slow) {
+			succeeded[h.url]++
+		}
+		if h.fault != tooMany {
+			continue
+		}
+		// The next request of the same URL waited at least the Retry-After.
+		for _, next := range hits[i+1:] {
+			if next.url == h.url {
+				if wait := next.at.Sub(h.at); wait < time.Duration(p.retryAfter)*time.Second {
+					t.Errorf("%s asked again %s after a 429 with Retry-After %d", h.url, wait, p.retryAfter)
+				}
+				break
+			}
+		}
+	}
+	for _, f := range []fault{tooMany, serverError, truncate, reset, slow, withMessage} {
+		if seen[f] == 0 {
+			t.Errorf("fault %d never injected: the test proves nothing about it", f)
+		}
+	}
+	for u, n := range succeeded {
+		if n > 1 {
+			t.Errorf("%s answered %d times", u, n)
+		}
+	}
+	e, err := down.Store.(store.Frontier).FrontierGet(context.Background(), messageURL)
+	if err != nil || e.Status != "message" {
+		t.Errorf("%s: entry %+v, %v; want status message", messageURL, e, err)
+	}
+}
+
+// TestBudgetRollingWindow: in any 60 s, the upstream sees at most the rate, counted as its
+// own limiter counts, which never has to refuse one.
+func TestBudgetRollingWindow(t *testing.T) {
+	const rate = 17
+	clk := newFakeClock()
+	up := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clk),
+		Limits: map[store.Tier]int{store.Free: rate, store.Premium: rate, store.Business: rate}})
+	p := newProxy(t, up.Server, clk, up.PremiumKey)
+	down := apitest.New(t, apitest.Options{})
+	opts := mirrorOpts(up, p, clk)
+	opts.Store, opts.Rate = down.Store, rate
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	hits := p.log()
+	if len(hits) < 5*rate {
+		t.Fatalf("only %d requests: the window was hardly tested", len(hits))
+	}
+	fullest := 0
+	for i, h := range hits {
+		if h.status == http.StatusTooManyRequests {
+			t.Errorf("the upstream refused %s: over its limit", h.url)
+		}
+		n := 0
+		for _, o := range hits[i:] {
+			if o.at.Sub(h.at) < ratelimit.Window {
+				n++
+			}
+		}
+		fullest = max(fullest, n)
+	}
+	if fullest > rate {
+		t.Errorf("%d requests within 60 s; the budget is %d", fullest, rate)
+	}
+	if fullest < rate {
+		t.Errorf("at most %d requests within 60 s: the budget of %d is not used", fullest, rate)
+	}
+}
