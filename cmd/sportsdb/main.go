@@ -28,6 +28,7 @@ Usage:
   sportsdb keys    list [--db DSN]
   sportsdb keys    revoke [--db DSN] KEY
   sportsdb migrate [--db DSN]
+  sportsdb mirror  --from URL --key KEY [--db DSN] [--rate N] [--leagues ID,...] [--follow]
 
 A DSN is a SQLite file path (default sportsdb.db) or a postgres:// URL. Every flag can also be
 set by its environment variable (SPORTSDB_ADDR, SPORTSDB_DB, ...); SPORTSDB_NOW (RFC 3339)
@@ -66,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return keysCmd(ctx, rest, stdout, stderr)
 	case "migrate":
 		return migrateCmd(ctx, rest, stdout, stderr)
+	case "mirror":
+		return mirrorCmd(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

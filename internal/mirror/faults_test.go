@@ -2,7 +2,9 @@ package mirror
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +122,28 @@ func TestBudgetRollingWindow(t *testing.T) {
 	}
 	if fullest < rate {
 		t.Errorf("at most %d requests within 60 s: the budget of %d is not used", fullest, rate)
+	}
+}
+
+// TestKeyNeverShows: a network error quotes the request's URL, which holds a v1 key.
+func TestKeyNeverShows(t *testing.T) {
+	const key = "S3CRETKEY1234"
+	var logs strings.Builder
+	down := apitest.New(t, apitest.Options{})
+	_, err := Run(context.Background(), Options{From: "http://127.0.0.1:1", Key: key, Store: down.Store, Retries: 2,
+		Clock: newFakeClock(), Logger: slog.New(slog.NewTextHandler(&logs, nil)), Leagues: []string{testLeague}})
+	if err != nil && strings.Contains(err.Error(), key) {
+		t.Errorf("error shows the key: %v", err)
+	}
+	if !strings.Contains(logs.String(), "request failed") {
+		t.Fatalf("no failure logged: %s", logs.String())
+	}
+	if strings.Contains(logs.String(), key) {
+		t.Errorf("log shows the key: %s", logs.String())
+	}
+	for _, e := range frontier(t, down.Store) {
+		if strings.Contains(e.Note+e.URL, key) {
+			t.Errorf("frontier shows the key: %+v", e)
+		}
 	}
 }

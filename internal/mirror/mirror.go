@@ -48,6 +48,18 @@ func (SystemClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// StartingAt is a real clock that reads t at its start: SPORTSDB_NOW pins what day it
+// is for the crawl (which events are near), while waits and the budget still take real time.
+func StartingAt(t time.Time) Clock { return &shifted{offset: t.Sub(time.Now())} }
+
+type shifted struct {
+	SystemClock
+	offset time.Duration
+}
+
+// Now returns the pinned start plus the real time since.
+func (s *shifted) Now() time.Time { return time.Now().Add(s.offset).UTC() }
+
 // Default budgets, per rolling minute: the public service's premium and free limits.
 const (
 	DefaultRate = ratelimit.PremiumLimit
@@ -78,12 +90,17 @@ type Options struct {
 	// limiter shares the budget with read-through and other replicas (see BudgetID).
 	Clock   Clock
 	Limiter ratelimit.Limiter
+	// Redis, when set, keeps the budget in Redis (see RedisPrefix), shared by every mirror
+	// and read-through of the key on every machine; Limiter wins when both are set.
+	Redis string
 	// HTTP defaults to a client with a 60 s timeout.
 	HTTP *http.Client
 	// Progress receives a live line on a terminal and a summary line at the end.
 	Progress io.Writer
 	// Logger receives the bodies that were not stored and why; default discards.
 	Logger *slog.Logger
+
+	closeLimiter func() error
 }
 
 // BudgetID is the limiter id of an upstream key's budget: every mirror and read-through of
@@ -135,13 +152,17 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if c.opt.closeLimiter != nil {
+		defer c.opt.closeLimiter()
+	}
 	return c.run(ctx)
 }
 
-func (o *Options) defaults() error {
-	if o.Store == nil {
-		return errors.New("mirror: no store")
-	}
+// RedisPrefix starts the Redis keys of upstream budgets, apart from the server's own limits.
+const RedisPrefix = "sportsdb:upstream:"
+
+// Validate checks the options a user gives (all but Store), before anything is opened.
+func (o *Options) Validate() error {
 	if o.Key == "" {
 		return errors.New("mirror: no key (--key)")
 	}
@@ -151,6 +172,24 @@ func (o *Options) defaults() error {
 	}
 	if o.Rate < 0 {
 		return fmt.Errorf("mirror: rate %d: want at least 1 request per minute", o.Rate)
+	}
+	for _, l := range o.Leagues {
+		if l == "" || strings.Trim(l, "0123456789") != "" {
+			return fmt.Errorf("mirror: league %q: want a league id (a number)", l)
+		}
+	}
+	if o.Seasons < 0 {
+		return fmt.Errorf("mirror: seasons %d: want 0 (all) or more", o.Seasons)
+	}
+	return nil
+}
+
+func (o *Options) defaults() error {
+	if o.Store == nil {
+		return errors.New("mirror: no store")
+	}
+	if err := o.Validate(); err != nil {
+		return err
 	}
 	if o.Workers <= 0 {
 		o.Workers = 4
@@ -164,14 +203,21 @@ func (o *Options) defaults() error {
 	if o.Clock == nil {
 		o.Clock = SystemClock{}
 	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Limiter == nil && o.Redis != "" {
+		l, err := ratelimit.NewRedis(o.Redis, nowOnly{o.Clock}, ratelimit.RedisOptions{Prefix: RedisPrefix, Logger: o.Logger})
+		if err != nil {
+			return fmt.Errorf("mirror: %w", err)
+		}
+		o.Limiter, o.closeLimiter = l, l.Close
+	}
 	if o.Limiter == nil {
 		o.Limiter = ratelimit.NewMemory(nowOnly{o.Clock})
 	}
 	if o.HTTP == nil {
 		o.HTTP = &http.Client{Timeout: 60 * time.Second}
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return nil
 }
