@@ -49,7 +49,8 @@ func newCrawler(opts Options) (*crawler, error) {
 	c := &client{base: strings.TrimRight(opts.From, "/"), key: opts.Key, http: opts.HTTP, clock: opts.Clock,
 		limiter: opts.Limiter, budgetID: BudgetID(opts.Key), rate: rate, retries: opts.Retries, backoff: opts.Backoff}
 	return &crawler{opt: opts, c: c, st: opts.Store, fr: fr,
-		plan: &plan{leagues: leagues, seasons: opts.Seasons}}, nil
+		plan: &plan{leagues: leagues, seasons: opts.Seasons,
+			teamSport: (&sportFormats{st: opts.Store, known: map[string]bool{}}).teamSport}}, nil
 }
 
 // probeURL tells the key's reach: a premium key on an upstream that answers v2 gets sports

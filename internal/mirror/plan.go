@@ -18,12 +18,13 @@ import (
 // Priorities: deeper requests go first, so a league is finished before the next is begun
 // and the frontier stays small; live scores go before everything when they are due.
 const (
-	prioSeed = iota
-	prioLeague
+	prioLeague = iota + 1
 	prioLeagueLists
 	prioSeason
 	prioEvents
 	prioDetails
+	// Sports, countries and leagues first: the plan reads the sports' formats.
+	prioSeed = 8
 	prioLive = 9
 )
 
@@ -40,6 +41,9 @@ type plan struct {
 	v2      bool
 	leagues map[string]bool // nil: every league
 	seasons int             // most recent seasons per league; 0: all
+	// teamSport says whether a sport is played team against team (its strFormat), where
+	// players have no results of their own; nil: not known.
+	teamSport func(sport string) bool
 }
 
 func (p *plan) wanted(idLeague string) bool { return p.leagues == nil || p.leagues[idLeague] }
@@ -115,6 +119,8 @@ func (p *plan) expand(u string, recs []record.Record, now time.Time) []store.Fro
 		return p.teams(ofKind(recs, record.Team))
 	case "lookup_all_players.php":
 		return p.players(ofKind(recs, record.Player))
+	case "lookuplineup.php", "lookup/event_lineup":
+		return p.played(t, ofKind(recs, record.Lineup))
 	}
 	return nil
 }
@@ -213,11 +219,12 @@ func (p *plan) events(events []record.Record, now time.Time) []store.FrontierEnt
 			if e.Str("idHomeTeam") == "" {
 				urls = append(urls, "v1/eventresults.php?id="+id)
 			} else {
+				// The timeline and statistics follow when the game has a lineup (see played).
 				lineup := "v1/lookuplineup.php?id=" + id
 				if p.v2 {
 					lineup = "v2/lookup/event_lineup/" + id
 				}
-				urls = append(urls, lineup, "v1/lookuptimeline.php?id="+id, "v1/lookupeventstats.php?id="+id)
+				urls = append(urls, lineup)
 			}
 		}
 		if d := e.Str("dateEvent"); d >= tvFrom && d <= tvTo {
@@ -243,6 +250,19 @@ func played(e record.Record, today string) bool {
 		return e.Str("intHomeScore") != "" || e.Str("idHomeTeam") == ""
 	}
 	return true
+}
+
+// played queues the timeline and statistics of a game whose lineup is known: a game
+// without one (an old one, most often) has neither, and asking would waste two requests.
+func (p *plan) played(t target, lineup []record.Record) []store.FrontierEntry {
+	if len(lineup) == 0 {
+		return nil
+	}
+	id := t.query.Get("id")
+	if t.version == "v2" {
+		id = t.last
+	}
+	return entries(prioDetails, "v1/lookuptimeline.php?id="+id, "v1/lookupeventstats.php?id="+id)
 }
 
 func (p *plan) teams(teams []record.Record) []store.FrontierEntry {
@@ -273,6 +293,9 @@ func (p *plan) players(players []record.Record) []store.FrontierEntry {
 			continue
 		}
 		for _, f := range playerDetails {
+			if f == "playerresults.php" && p.teamSport != nil && p.teamSport(pl.Str("strSport")) {
+				continue // results are of events without teams: races, tournaments
+			}
 			urls = append(urls, "v1/"+f+"?id="+id)
 		}
 	}
