@@ -79,10 +79,13 @@ func (cr *crawler) run(ctx context.Context) (Summary, error) {
 	err = cr.loop(ctx)
 	sum := cr.summary(context.WithoutCancel(ctx))
 	cr.prog.done(sum.String())
-	if err != nil && !(cr.opt.Follow && errors.Is(err, context.Canceled)) {
-		return sum, err
+	switch {
+	case err == nil, cr.opt.Follow && errors.Is(err, context.Canceled):
+		return sum, nil
+	case errors.Is(err, context.Canceled):
+		return sum, fmt.Errorf("mirror: interrupted with %d requests queued; the same command continues: %w", sum.Queued, err)
 	}
-	return sum, nil
+	return sum, err
 }
 
 func frontierTx(tx store.Tx) (store.FrontierTx, error) {
