@@ -10,6 +10,7 @@ import (
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
@@ -145,5 +146,82 @@ func TestKeyNeverShows(t *testing.T) {
 		if strings.Contains(e.Note+e.URL, key) {
 			t.Errorf("frontier shows the key: %+v", e)
 		}
+	}
+}
+
+// TestFreeKey: the upstream refuses v2 to a free key, so the mirror keeps to v1 and, with no
+// --rate, to the free budget of 30 a minute.
+func TestFreeKey(t *testing.T) {
+	clk := newFakeClock()
+	up := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clk)})
+	p := newProxy(t, up.Server, clk, up.FreeKey)
+	down := apitest.New(t, apitest.Options{})
+	opts := mirrorOpts(up, p, clk)
+	opts.Store, opts.Key = down.Store, up.FreeKey
+	sum, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := p.log()
+	if len(hits) < 2*FreeRate {
+		t.Fatalf("%d requests: too few to see the budget", len(hits))
+	}
+	for i, h := range hits {
+		if h.status == http.StatusTooManyRequests {
+			t.Errorf("the upstream refused %s: over the free limit", h.url)
+		}
+		if i > 0 && strings.HasPrefix(h.url, "v2/") {
+			t.Errorf("%s asked with a free key", h.url)
+		}
+		n := 0
+		for _, o := range hits[i:] {
+			if o.at.Sub(h.at) < ratelimit.Window {
+				n++
+			}
+		}
+		if n > FreeRate {
+			t.Fatalf("%d requests within 60 s of %s; a free key has %d", n, h.at, FreeRate)
+		}
+	}
+	if sum.Records == 0 {
+		t.Errorf("nothing stored: %s", sum)
+	}
+	// A free key's capped answers show the first records of a list; the mirror, holding
+	// records from other answers too, may pick others under the same cap. What it holds is
+	// the upstream's.
+	heldByUpstream(t, up.Store, down.Store)
+}
+
+// heldByUpstream checks that every record of the mirror is the upstream's record of that id,
+// in every field the mirror has a value for.
+func heldByUpstream(t *testing.T, up, down store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	n := 0
+	for _, k := range record.Kinds {
+		err := down.Scan(ctx, k, func(r record.Record) error {
+			id, err := r.ID()
+			if err != nil {
+				return err
+			}
+			want, err := up.Get(ctx, k, id)
+			if err != nil {
+				t.Errorf("%s %s: not the upstream's: %v", k.Name, id, err)
+				return nil
+			}
+			for i, v := range r.Values {
+				if v.Valid && v != want.Values[i] {
+					t.Errorf("%s %s: %s is %q, upstream %q", k.Name, id, k.Fields[i], v.S, want.Values[i].S)
+				}
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n == 0 {
+		t.Error("the mirror holds nothing")
 	}
 }

@@ -97,4 +97,5 @@ func TestMirrorCopiesALeague(t *testing.T) {
 	if n := sameAnswers(t, up, down); n < 20 {
 		t.Errorf("only %d answers compared", n)
 	}
+	heldByUpstream(t, up.Store, down.Store)
 }
