@@ -312,12 +312,15 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 			return freshLive
 		}
 		return freshHourly
-	case "eventsnextleague.php", "eventspastleague.php", "eventshighlights.php", "lookuptv.php":
+	case "eventshighlights.php", "lookuptv.php":
 		return freshHourly
 	case "eventsday.php":
 		if t.query.Get("d") >= now.AddDate(0, 0, -1).Format(time.DateOnly) {
 			return freshHourly
 		}
+	}
+	if _, rest, _ := strings.Cut(u, "/"); TimeDependent(t.version, rest) {
+		return freshHourly // next and previous events
 	}
 	// Details of a game of today or yesterday are still changing.
 	yesterday := now.AddDate(0, 0, -1).Format(time.DateOnly)
