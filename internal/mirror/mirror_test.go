@@ -85,12 +85,16 @@ func TestMirrorCopiesALeague(t *testing.T) {
 	p := newProxy(t, up.Server, clk, up.PremiumKey)
 	down := apitest.New(t, apitest.Options{})
 	opts := mirrorOpts(up, p, clk)
-	opts.Store = down.Store
+	var progress strings.Builder
+	opts.Store, opts.Progress = down.Store, &progress
 	sum, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s", sum)
+	// Not a terminal: the summary line alone.
+	if want := sum.String() + "\n"; progress.String() != want || !strings.HasPrefix(want, "mirrored ") {
+		t.Errorf("progress %q, want %q", progress.String(), want)
+	}
 	if sum.Records == 0 || sum.Failed != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
