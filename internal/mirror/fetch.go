@@ -28,7 +28,8 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 		cr.opt.Logger.Warn("mirror: request failed", "error", err)
 		e.Fails++
 		e.Status, e.Note = "failed", err.Error()
-		e.Due = now
+		// Asked again on the next run (this one asks only what was due at its start).
+		e.Due = now.Add(time.Millisecond)
 		if cr.opt.Follow {
 			e.Due = now.Add(min(time.Duration(e.Fails)*time.Minute, time.Hour))
 		}
