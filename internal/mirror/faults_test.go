@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/record"
@@ -40,13 +42,17 @@ func TestMirrorSurvivesFaults(t *testing.T) {
 	}
 	down := apitest.New(t, apitest.Options{})
 	opts := mirrorOpts(up, p, clk)
-	opts.Store = down.Store
+	opts.Store, opts.Metrics = down.Store, NewMetrics()
 	sum, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.Failed != 0 || sum.Messages != 1 {
 		t.Errorf("summary %s: want no failure and one message", sum)
+	}
+	m := opts.Metrics
+	if ok, msg := counted(t, m, "ok"), counted(t, m, "message"); ok != float64(sum.Requests-1) || msg != 1 {
+		t.Errorf("metrics: %v ok and %v messages; the summary says %s", ok, msg, sum)
 	}
 	sameAnswers(t, up, down)
 
@@ -224,4 +230,29 @@ func heldByUpstream(t *testing.T, up, down store.Store) {
 	if n == 0 {
 		t.Error("the mirror holds nothing")
 	}
+}
+
+// counted reads the mirror's request counter of an outcome as Prometheus would scrape it.
+func counted(t *testing.T, m *Metrics, outcome string) float64 {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(m.Collectors()...)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "sportsdb_upstream_requests_total" {
+			continue
+		}
+		for _, s := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range s.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["source"] == "mirror" && labels["outcome"] == outcome {
+				return s.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }

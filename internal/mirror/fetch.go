@@ -24,6 +24,7 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 	}
 	now := cr.opt.Clock.Now()
 	if err != nil {
+		cr.opt.Metrics.count("mirror", "failed", 0)
 		cr.failed.Add(1)
 		cr.opt.Logger.Warn("mirror: request failed", "error", err)
 		e.Fails++
@@ -41,6 +42,7 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 		return err
 	}
 	cr.records.Add(int64(n))
+	cr.opt.Metrics.count("mirror", a.status, n)
 	switch a.status {
 	case "message":
 		cr.messages.Add(1)

@@ -99,6 +99,8 @@ type Options struct {
 	Progress io.Writer
 	// Logger receives the bodies that were not stored and why; default discards.
 	Logger *slog.Logger
+	// Metrics, if set, count the upstream requests for Prometheus.
+	Metrics *Metrics
 
 	closeLimiter func() error
 }

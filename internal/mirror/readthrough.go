@@ -34,6 +34,7 @@ type FetcherOptions struct {
 	Clock   Clock
 	HTTP    *http.Client
 	Logger  *slog.Logger
+	Metrics *Metrics
 }
 
 // Fetcher reads through to the upstream for answers the store cannot give.
@@ -43,6 +44,7 @@ type Fetcher struct {
 	clock Clock
 	log   *slog.Logger
 	close func() error
+	m     *Metrics
 
 	mu       sync.Mutex
 	inflight map[string]*flight
@@ -77,7 +79,7 @@ func NewFetcher(o FetcherOptions) (*Fetcher, error) {
 	}
 	c := &client{base: strings.TrimRight(o.From, "/"), key: o.Key, http: mo.HTTP, clock: mo.Clock,
 		limiter: mo.Limiter, budgetID: BudgetID(o.Key), rate: rate}
-	return &Fetcher{c: c, st: o.Store, clock: mo.Clock, log: mo.Logger, close: mo.closeLimiter,
+	return &Fetcher{c: c, st: o.Store, clock: mo.Clock, log: mo.Logger, close: mo.closeLimiter, m: o.Metrics,
 		inflight: map[string]*flight{}, fresh: map[string]time.Time{}}, nil
 }
 
@@ -166,6 +168,7 @@ func (f *Fetcher) fetch(ctx context.Context, u string) (bool, error) {
 		return false, fmt.Errorf("mirror: read-through: rate budget: %w", err)
 	}
 	if !d.Allowed {
+		f.m.count("readthrough", "budget_spent", 0)
 		return false, ErrBudgetSpent
 	}
 	req, _, err := f.c.target(u)
@@ -176,12 +179,14 @@ func (f *Fetcher) fetch(ctx context.Context, u string) (bool, error) {
 	if err != nil {
 		err = fmt.Errorf("mirror: read-through of %s: %w", masked(u), scrub(err, f.c.key))
 		f.log.Warn("upstream request failed", "error", err)
+		f.m.count("readthrough", "failed", 0)
 		return false, err
 	}
 	n, err := commit(ctx, f.st, e, a, f.clock.Now(), nil)
 	if err != nil {
 		return false, err
 	}
+	f.m.count("readthrough", a.status, n)
 	if stored, err := f.st.(store.Frontier).FrontierGet(ctx, u); err == nil {
 		f.remember(u, stored.Due)
 	}
