@@ -144,7 +144,13 @@ type Response struct {
 // Get requests path (with its query) through the server; headers come in name, value pairs.
 func (e *Env) Get(t testing.TB, path string, headers ...string) *Response {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodGet, "http://sportsdb.test/", nil)
+	return e.Do(t, http.MethodGet, path, headers...)
+}
+
+// Do sends a request of any method, as Get does.
+func (e *Env) Do(t testing.TB, method, path string, headers ...string) *Response {
+	t.Helper()
+	req := httptest.NewRequest(method, "http://sportsdb.test/", nil)
 	// Set the raw path as a client would send it, without Go's URL cleaning.
 	p, q, _ := strings.Cut(path, "?")
 	req.URL.RawQuery = q

@@ -168,6 +168,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	s.commonHeaders(rec.Header(), r, path)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		t, _ = s.match(path) // only for the log: a preflight's path is shown with {key}
 		route = s.otherMethod(rec, r, path)
 		return
 	}
@@ -295,10 +296,12 @@ func quote(s string) string { return string(appendQuoted(nil, s)) }
 // scrubPath is the path an access log line shows, never a key. A path a route table names
 // is shown with its key segment as {key}. Any other API-like path may hold a key in any
 // segment (//api/..., /API/..., dot segments, escapes, unknown files), so it is shown as its
-// route name only; the server's own paths (route healthz and the like) are shown as sent.
+// route name only; the server's own paths (healthz, readyz, metrics, and a calendar path,
+// whose key serveCalendar has already replaced) are shown as sent. A route that is neither
+// (a preflight, say) on a path no table names is shown as its route alone.
 func scrubPath(p, route string, t target) string {
 	switch {
-	case t.mount == nil && route != api.OtherRoute:
+	case t.mount == nil && ownRoute(route):
 		return p
 	case t.mount == nil || !t.Known():
 		return "{" + api.OtherRoute + "}"
@@ -312,6 +315,15 @@ func scrubPath(p, route string, t target) string {
 		end = prefix + i
 	}
 	return clip(p[:prefix] + "{key}" + p[end:])
+}
+
+// ownRoute says whether a route is one of the server's own paths, which hold no key as sent.
+func ownRoute(route string) bool {
+	switch route {
+	case "healthz", "readyz", "metrics":
+		return true
+	}
+	return strings.HasPrefix(route, "calendar/")
 }
 
 // clip shortens a path for the log.
