@@ -50,7 +50,7 @@ func (SystemClock) Sleep(ctx context.Context, d time.Duration) error {
 
 // StartingAt is a real clock that reads t at its start: SPORTSDB_NOW pins what day it
 // is for the crawl (which events are near), while waits and the budget still take real time.
-func StartingAt(t time.Time) Clock { return &shifted{offset: t.Sub(time.Now())} }
+func StartingAt(t time.Time) Clock { return &shifted{offset: time.Until(t)} }
 
 type shifted struct {
 	SystemClock
