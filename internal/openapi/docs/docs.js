@@ -8,7 +8,7 @@ window.ui = SwaggerUIBundle({
   validatorUrl: null,
   tryItOutEnabled: true,
   displayOperationId: false,
-  docExpansion: "none",
+  docExpansion: "list",
   filter: true,
   presets: [SwaggerUIBundle.presets.apis],
   layout: "BaseLayout",
