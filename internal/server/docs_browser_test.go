@@ -91,13 +91,7 @@ const click = (el) => el.dispatchEvent(new MouseEvent("click", {bubbles: true}))
 // searchteams.php, shows the X-API-KEY scheme, and a "try it" request answers 200. A
 // screenshot goes to SPORTSDB_SCREENSHOT_DIR (a CI artifact) or the test's directory.
 func TestDocsPageInBrowser(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed; CI must run the browser test (apt-get install chromium)")
-		}
-		t.Skip("chromium is not installed")
-	}
+	chromium := needChromium(t)
 	env := apitest.New(t, apitest.Options{Demo: true})
 	h := &harness{key: env.PremiumKey, api: env.Server}
 	srv := httptest.NewServer(h)
@@ -204,4 +198,18 @@ func (h *harness) run(t *testing.T, chromium string, args ...string) string {
 		t.Fatalf("the page posted no result; chromium said:\n%s", stderr.String())
 		return ""
 	}
+}
+
+// needChromium is the path of Debian's chromium; without it the test is skipped, or fails
+// under CI, which must run the browser tests.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed; CI must run the browser test (apt-get install chromium)")
+		}
+		t.Skip("chromium is not installed")
+	}
+	return chromium
 }
