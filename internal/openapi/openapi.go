@@ -114,9 +114,11 @@ func operation(d api.Doc, table *caps.Table, rec *obj) (*obj, error) {
 		"description", desc,
 		"x-route", d.Route,
 		"x-caps", capsOf(d, table),
-		"parameters", params,
-		"responses", errorResponses(newObj("200", ok)),
 	)
+	if len(params) > 0 {
+		op.set("parameters", params)
+	}
+	op.set("responses", errorResponses(newObj("200", ok)))
 	if d.HeaderKey {
 		op.set("security", []any{newObj("ApiKeyHeader", []string{})})
 	} else {
