@@ -192,3 +192,45 @@ func TestWriteDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Every {parameter} of a path is declared as a required path parameter, and an operation
+// lists parameters only when it has some (OpenAPI wants an array, never null).
+func TestPathParametersAreDeclared(t *testing.T) {
+	raw, err := openapi.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]struct {
+			Get map[string]json.RawMessage `json:"get"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range doc.Paths {
+		var params []struct {
+			Name, In string
+			Required bool
+		}
+		if p, ok := item.Get["parameters"]; ok {
+			if err := json.Unmarshal(p, &params); err != nil || len(params) == 0 {
+				t.Errorf("%s: parameters %s", path, p)
+			}
+		}
+		declared := map[string]bool{}
+		for _, p := range params {
+			if p.In == "path" && p.Required {
+				declared[p.Name] = true
+			}
+		}
+		for _, seg := range strings.Split(path, "/") {
+			if name, ok := strings.CutPrefix(seg, "{"); ok {
+				name, _, _ = strings.Cut(name, "}")
+				if !declared[name] {
+					t.Errorf("%s: {%s} is not a required path parameter", path, name)
+				}
+			}
+		}
+	}
+}
