@@ -16,14 +16,14 @@ func calendarOp(sc calendar.Scope) *obj {
 	ics := newObj("description", "RFC 5545 calendar: one VEVENT per event (a free key gets the next 15 events, a premium key the whole season).",
 		"headers", okHeaders(),
 		"content", newObj("text/calendar", newObj("schema", newObj("type", "string"))))
-	responses := errorResponses(newObj("200", ics, "304", newObj("description", "Not modified (If-None-Match matched the ETag).")))
+	responses := errorResponses(newObj("200", ics, "304", ref("responses", "NotModified")))
 	return newObj(
 		"tags", []string{tagCalndar},
 		"summary", "calendar/"+string(sc),
 		"operationId", "calendar_"+string(sc),
 		"description", "The events of a "+string(sc)+" as an iCalendar feed to subscribe to. Free keys allowed; rate limited like any request.",
 		"x-route", "calendar/"+string(sc),
-		"parameters", []any{keyParam(), id, season},
+		"parameters", []any{keyParam(false), id, season},
 		"security", []any{},
 		"responses", responses,
 	)

@@ -118,7 +118,7 @@ func operation(d api.Doc, table *caps.Table, rec *obj) (*obj, error) {
 	if len(params) > 0 {
 		op.set("parameters", params)
 	}
-	op.set("responses", errorResponses(newObj("200", ok)))
+	op.set("responses", errorResponses(newObj("200", ok, "304", ref("responses", "NotModified"))))
 	if d.HeaderKey {
 		op.set("security", []any{newObj("ApiKeyHeader", []string{})})
 	} else {
@@ -141,7 +141,7 @@ func parameters(d api.Doc) ([]any, error) {
 	var out []any
 	for _, p := range pathParams(d.Path) {
 		if p == "key" {
-			out = append(out, keyParam())
+			out = append(out, keyParam(d.PremiumOnly))
 			continue
 		}
 		pd, ok := v2Params[p]
@@ -168,7 +168,13 @@ func param(name, in string, pd paramDoc, required bool) *obj {
 	return o
 }
 
-func keyParam() *obj {
+// keyParam is the key as a path segment; the public free key is its example where a free
+// key may call.
+func keyParam(premiumOnly bool) *obj {
+	if premiumOnly {
+		return newObj("name", "key", "in", "path", "required", true,
+			"description", "A premium or business API key.", "schema", newObj("type", "string"))
+	}
 	return newObj("name", "key", "in", "path", "required", true,
 		"description", "The API key. `123` and `3` are the public free keys.",
 		"schema", newObj("type", "string"), "example", "123")

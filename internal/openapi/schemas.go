@@ -134,6 +134,7 @@ func components(records *obj) *obj {
 		),
 		"schemas", schemas,
 		"responses", newObj(
+			"NotModified", newObj("description", "Not modified: If-None-Match named the answer's current ETag; no body."),
 			"BadKey", errBody("Invalid API key (unknown, missing or malformed), or `Premium API key required` for a free key on a premium-only path.", "Message", nil),
 			"NotFound", errBody("Not found: a path or file no table names.", "Message", nil),
 			"RateLimited", errBody("Too many requests; wait Retry-After seconds.", "RateLimited", newObj("Retry-After", retry)),
