@@ -26,6 +26,9 @@ const (
 	League Scope = "league"
 )
 
+// Scopes are the calendars the server answers, in the order it lists them.
+var Scopes = []Scope{Team, League}
+
 const (
 	// FreeEvents is how many upcoming events a free key's calendar holds.
 	FreeEvents = 15

@@ -6,7 +6,6 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -42,13 +41,7 @@ async function call(name, path, headers) {
 // A page served from one origin reads sportsdb's answers on another, in a real browser
 // (Debian's chromium package): statuses, bodies, the rate limit fields and the ETag.
 func TestBrowserOnAnotherOriginReadsAnswers(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed; CI must run the browser test (apt-get install chromium)")
-		}
-		t.Skip("chromium is not installed")
-	}
+	chromium := needChromium(t)
 	env := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{})})
 	var mu sync.Mutex
 	methods := map[string]int{}

@@ -3,6 +3,7 @@ package server
 import (
 	"sportsdb/internal/api"
 	"sportsdb/internal/calendar"
+	"sportsdb/internal/openapi"
 )
 
 // maxSegment bounds a segment of the server's own paths (calendars) as the APIs bound theirs.
@@ -38,8 +39,11 @@ func (s *Server) match(rawPath string) (t target, ok bool) {
 // routeNames are every route name the tables can give, and the names of the server's own
 // paths: the fixed label set of the metrics.
 func (s *Server) routeNames() []string {
-	names := []string{api.OtherRoute, "healthz", "readyz", "metrics", routePreflight,
-		"calendar/" + string(calendar.Team), "calendar/" + string(calendar.League)}
+	names := []string{api.OtherRoute, "healthz", "readyz", "metrics", routePreflight}
+	for _, sc := range calendar.Scopes {
+		names = append(names, "calendar/"+string(sc))
+	}
+	names = append(names, openapi.Routes...)
 	for _, m := range s.mounts() {
 		names = append(names, m.Routes()...)
 	}

@@ -24,6 +24,7 @@ import (
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/openapi"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/store"
 )
@@ -75,6 +76,7 @@ type Server struct {
 	metrics *metrics
 	cache   *responseCache
 	cors    corsPolicy
+	docs    *openapi.Handler
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
 }
@@ -119,6 +121,7 @@ func New(cfg Config) *Server {
 	}
 	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
+	s.docs = openapi.NewHandler(func() openapi.Source { return openapi.For(s.v1, s.v2, cfg.Caps, version()) })
 	s.metrics = newMetrics(s.routeNames())
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
@@ -184,6 +187,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/metrics":
 		route = "metrics"
 		s.metrics.handler().ServeHTTP(rec, r)
+		return
+	}
+	if name, ok := s.docs.Route(path); ok {
+		route = name
+		s.serveDocs(rec, r)
 		return
 	}
 	if strings.HasPrefix(path, "/calendar/") {

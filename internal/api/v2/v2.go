@@ -177,7 +177,7 @@ func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int)
 		respond.NoData(w)
 		return
 	}
-	numericIDs := rt.group == "search"
+	numericIDs := rt.numericIDs()
 	b := make([]byte, 0, 256*len(recs))
 	b = append(b, `{"`...)
 	b = append(b, rt.group...)
