@@ -133,8 +133,10 @@ var rules = []rule{
 	{name: "live l ignored with s", path: "livescore.php?s=Soccer&l=4380", key: "livescore", field: "idLiveScore", want: []string{"1", "2"}},
 
 	// TV listings: by date (with sport, with sport and country), by channel name or id.
-	{name: "tv day free", path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"2"}},
-	{name: "tv day premium", tier: store.Premium, path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"2", "3", "1"}},
+	// By listing id, not by time: the recorded eventstv.php?d=2026-10-05 answer is the day's
+	// lowest listing id (00:20), not its earliest listing (00:00).
+	{name: "tv day free", path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"1"}},
+	{name: "tv day premium", tier: store.Premium, path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"1", "2", "3"}},
 	{name: "tv day sport", tier: store.Premium, path: "eventstv.php?d=2026-10-05&s=Ice_Hockey", key: "tvevents", field: "id", want: []string{"2", "3"}},
 	{name: "tv day sport country", tier: store.Premium, path: "eventstv.php?d=2026-10-05&s=Ice_Hockey&a=Canada", key: "tvevents", field: "id", want: []string{"2"}},
 	{name: "tv a without s", path: "eventstv.php?d=2026-10-05&a=Canada", body: "-"},

@@ -22,11 +22,11 @@ func searchTeams(r *api.Request, p params) (api.Answer, error) {
 		return api.None, nil
 	}
 	qs := []store.Query{
-		api.Sorted(api.Where(api.EqName("strTeam", t)), api.ByName("strTeam")),
-		api.Sorted(api.Where(api.ListHas("strTeamAlternate", t)), api.ByName("strTeam")),
+		api.Where(api.EqName("strTeam", t)),
+		api.Where(api.ListHas("strTeamAlternate", t)),
 	}
 	if r.Tier != store.Free {
-		qs = append(qs, api.Sorted(api.Where(api.Or(api.ContainsName("strTeam", t), api.ListContains("strTeamAlternate", t))), api.ByName("strTeam")))
+		qs = append(qs, api.Where(api.Or(api.ContainsName("strTeam", t), api.ListContains("strTeamAlternate", t))))
 	}
 	recs, err := r.FindFirst(qs...)
 	return api.Records(recs), err
@@ -84,7 +84,7 @@ func eventsNarrowed(r *api.Request, p params, conds []store.Cond) (api.Answer, e
 		}
 		conds = append(conds, api.Eq("dateEvent", d))
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.Desc("strTimestamp")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -137,8 +137,8 @@ func searchVenues(r *api.Request, p params) (api.Answer, error) {
 		return api.None, nil
 	}
 	recs, err := r.FindFirst(
-		api.Sorted(api.Where(api.EqName("strVenue", v)), api.ByName("strVenue")),
-		api.Sorted(api.Where(api.Or(api.ContainsName("strVenue", v), api.ListContains("strVenueAlternate", v))), api.ByName("strVenue")),
+		api.Where(api.EqName("strVenue", v)),
+		api.Where(api.Or(api.ContainsName("strVenue", v), api.ListContains("strVenueAlternate", v))),
 	)
 	return api.Records(recs), err
 }
@@ -185,7 +185,7 @@ func lookupTable(r *api.Request, p params) (api.Answer, error) {
 		}
 	}
 	q := api.Where(api.Eq("idLeague", l), api.Eq("strSeason", season))
-	recs, err := r.Find(api.Sorted(q, store.Order{Field: "intRank", Numeric: true}))
+	recs, err := r.Find(q)
 	return api.Records(recs), err
 }
 
@@ -233,7 +233,7 @@ func leaguesOfCountry(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strLeague")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -269,7 +269,7 @@ func seasons(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(api.Eq("idLeague", id)), api.Asc("strSeason")))
+	recs, err := r.Find(api.Where(api.Eq("idLeague", id)))
 	ans := api.Records(recs)
 	for _, f := range seasonFlags {
 		if p.flag(f.param) {
@@ -300,7 +300,7 @@ func teamsOf(r *api.Request, p params) (api.Answer, error) {
 	default:
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strTeam")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -310,6 +310,6 @@ func squad(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(api.Eq("idTeam", id)), api.ByName("strPlayer")))
+	recs, err := r.Find(api.Where(api.Eq("idTeam", id)))
 	return api.Records(recs), err
 }
