@@ -96,6 +96,9 @@ const relevanceWindow = 200
 // the exact name, less the more of the name the query leaves out. It is written with two
 // decimals, e.g. "10.00" or "4.17".
 func searchPlayers(r *api.Request, p params) (api.Answer, error) {
+	if p.get("t") != "" {
+		return playersOfTeam(r, p)
+	}
 	name, ok := p.name("p")
 	if !ok {
 		return api.None, nil
@@ -127,6 +130,32 @@ func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 	ans := api.Records(recs)
 	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', 2, 64) }
 	return ans, nil
+}
+
+// playersOfTeam is searchplayers.php?t=TEAM[&p=NAME], the form the Kodi scraper builds its
+// cast from: the players of the team named t (its name or an alternate, exactly), whose
+// name contains p when p is sent, by name.
+func playersOfTeam(r *api.Request, p params) (api.Answer, error) {
+	t, ok := p.name("t")
+	if !ok {
+		return api.None, nil
+	}
+	teams, err := r.Find(store.Query{Kind: record.Team, Where: []store.Cond{api.Or(api.EqName("strTeam", t), api.ListHas("strTeamAlternate", t))},
+		OrderBy: []store.Order{api.ByID("idTeam")}, Limit: 1})
+	if err != nil || len(teams) == 0 {
+		return api.None, err
+	}
+	id, _ := teams[0].ID()
+	conds := []store.Cond{api.Eq("idTeam", id)}
+	if p.get("p") != "" {
+		name, ok := p.name("p")
+		if !ok {
+			return api.None, nil
+		}
+		conds = append(conds, api.ContainsName("strPlayer", name))
+	}
+	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strPlayer"), api.ByID("idPlayer")))
+	return api.Records(recs), err
 }
 
 // searchVenues finds venues whose name or an alternate name contains the query, the exact
