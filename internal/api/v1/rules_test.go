@@ -184,7 +184,7 @@ var rules = []rule{
 	{name: "event season and date", path: "searchevents.php?e=Arsenal_vs_Chelsea&s=2016-2017&d=2017-05-27", body: "-"},
 	{name: "event by filename", path: "searchfilename.php?e=English_Premier_League_2017-05-27_Arsenal_vs_Chelsea", key: "event", field: "idEvent", want: []string{"1007"}},
 	{name: "players free best", path: "searchplayers.php?p=mario", key: "player", field: "idPlayer", want: []string{"34145938"}},
-	{name: "players premium ranked", tier: store.Premium, path: "searchplayers.php?p=MARIO", key: "player", field: "relevance", want: []string{"10.00", "3.33", "2.78"}},
+	{name: "players premium ranked", tier: store.Premium, path: "searchplayers.php?p=MARIO", key: "player", field: "relevance", want: []string{"20", "13.333333333333334", "12.777777777777779"}},
 }
 
 func TestRules(t *testing.T) {

@@ -91,10 +91,10 @@ func eventsNarrowed(r *api.Request, p params, conds []store.Cond) (api.Answer, e
 // relevanceWindow bounds how many partial matches are ranked for one player search.
 const relevanceWindow = 200
 
-// searchPlayers answers the player search summary plus relevance, best match first.
-// Relevance is 10 × (length of the folded query ÷ length of the folded player name): 10 for
-// the exact name, less the more of the name the query leaves out. It is written with two
-// decimals, e.g. "10.00" or "4.17".
+// searchPlayers answers the player search summary plus relevance (relevance.go), best match
+// first, ties by name: the exact names and up to relevanceWindow names containing the query
+// are ranked, then cut to the cap. Relevance is written as Go writes a float64, shortest
+// exact form ("20", "13.333333333333334"), as the public service writes its float score.
 func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 	if p.get("t") != "" {
 		return playersOfTeam(r, p)
@@ -113,14 +113,10 @@ func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 	if err != nil {
 		return api.None, err
 	}
-	q := len([]rune(record.Fold(name)))
 	scores := make(map[string]float64, len(recs))
 	for _, rec := range recs {
 		id, _ := rec.ID()
-		n := len([]rune(record.Fold(rec.Str("strPlayer"))))
-		if n > 0 && q <= n {
-			scores[id] = 10 * float64(q) / float64(n)
-		}
+		scores[id] = relevance(name, rec.Str("strPlayer"))
 	}
 	score := func(rec record.Record) float64 { id, _ := rec.ID(); return scores[id] }
 	slices.SortStableFunc(recs, func(a, b record.Record) int { return cmp.Compare(score(b), score(a)) })
@@ -128,7 +124,7 @@ func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 		recs = recs[:limit]
 	}
 	ans := api.Records(recs)
-	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', 2, 64) }
+	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', -1, 64) }
 	return ans, nil
 }
 
