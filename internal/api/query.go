@@ -59,3 +59,10 @@ var (
 	SoonestFirst = OrderBy(Asc("strTimestamp"), ByID("idEvent"))
 	LatestFirst  = OrderBy(Desc("strTimestamp"), ByID("idEvent"))
 )
+
+// LiveOrder is a live feed's order as recorded: by strStatus, then strProgress as text
+// ("18" before "5"), then id; the whole feed of every sport comes by id (LiveByID).
+var (
+	LiveOrder = OrderBy(Asc("strStatus"), Asc("strProgress"), ByID("idLiveScore"))
+	LiveByID  = OrderBy(ByID("idLiveScore"))
+)

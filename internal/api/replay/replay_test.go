@@ -39,28 +39,18 @@ const (
 
 // reason explains why one fixture's answer is not the recorded body, and what is checked.
 type reason struct {
-	why   string
-	check check
-	// shuffledOnly: the difference appears only when the records were imported shuffled.
-	shuffledOnly bool
-	status       int
-	body         string
+	why    string
+	check  check
+	status int
+	body   string
 	// key is the record key of sportsdb's answer, when the recording has another.
 	key string
-}
-
-// Orders the recordings show on fields the store keeps no index on: imported in the
-// recorded order the answer is the recording, imported shuffled it is the same records in
-// stored order.
-func unindexedOrder(order string) reason {
-	return reason{why: "recorded order is " + order + ", a field the store has no index on: stored order",
-		check: sameRecords, shuffledOnly: true}
 }
 
 // momentsApart: the live feeds were recorded at 20:05:32, 20:29:31 and 20:30:31 (their
 // "updated" fields); between them games moved on and left the feed, so once all three are
 // imported the store holds one mixture of them, which none of the three recordings shows.
-var momentsApart = reason{why: "live feed recorded at another moment than the others (updated 20:05:32, 20:29:31, 20:30:31): scores, minutes and the games in the feed changed in between; a sport's feed is also ordered by strStatus and strProgress, which have no index", check: sameFields}
+var momentsApart = reason{why: "live feed recorded at another moment than the others (updated 20:05:32, 20:29:31, 20:30:31): scores, minutes and the games in the feed changed in between", check: sameFields}
 
 // differences lists every fixture whose answer is not the recorded body, by set/name.
 var differences = map[string]reason{
@@ -72,17 +62,11 @@ var differences = map[string]reason{
 		check: sameJSON},
 	"v2/search_event_none": {why: "the public service found no event named Arsenal vs Chelsea although it holds one and v1 searchevents.php finds it by that name; no matching rule in the recordings explains it, so sportsdb finds it",
 		check: sameFields, key: "search"},
-	"v2/lookup_event_lineup": {why: "the v1 lineup recording carries strCutout for players whose v2 recording of the same lineup has null; the import keeps a known value over null, so the merged record has the cutout (and lineups are recorded by idPlayer, which has no index)",
+	"v2/lookup_event_lineup": {why: "the v1 lineup recording carries strCutout for players whose v2 recording of the same lineup has null; the import keeps a known value over null, so the merged record has the cutout",
 		check: sameFields},
 	"v1-free/livescore_soccer":         momentsApart,
 	"v1-free/livescore_league_ignored": momentsApart,
 	"v2/livescore_soccer":              momentsApart,
-	"v1-free/all_countries":            unindexedOrder("by country code (code)"),
-	"v2/all_countries":                 unindexedOrder("by country code (code)"),
-	"v1-free/lookup_lineup":            unindexedOrder("by idPlayer"),
-	"v1-free/event_results":            unindexedOrder("by intPosition"),
-	"v1-free/player_results":           unindexedOrder("latest dateEvent first"),
-	"v2/list_seasonposters":            unindexedOrder("latest strSeason first"),
 }
 
 func TestReplay(t *testing.T) {
@@ -93,7 +77,7 @@ func TestReplay(t *testing.T) {
 			env := apitest.New(t, apitest.Options{Imports: imports, CapsFile: "measured"})
 			identical := 0
 			for _, fx := range fixtures {
-				if replay(t, env, fx, shuffled) {
+				if replay(t, env, fx) {
 					identical++
 				}
 			}
@@ -163,7 +147,7 @@ func urlOf(fx apitest.Fixture) string {
 
 // replay asks the fixture's URL with its kind of key and compares the answer; it says
 // whether the answer is byte-identical to the recording.
-func replay(t *testing.T, env *apitest.Env, fx apitest.Fixture, shuffled bool) bool {
+func replay(t *testing.T, env *apitest.Env, fx apitest.Fixture) bool {
 	t.Helper()
 	var got *apitest.Response
 	if fx.Set == "v2" {
@@ -177,13 +161,13 @@ func replay(t *testing.T, env *apitest.Env, fx apitest.Fixture, shuffled bool) b
 	}
 	name := fx.Set + "/" + fx.Name
 	if bytes.Equal(got.Body, want) {
-		if r, ok := differences[name]; ok && (!r.shuffledOnly || shuffled) {
+		if r, ok := differences[name]; ok {
 			t.Errorf("%s: equal to the recording, but listed as different (%s): remove it from the list", name, r.why)
 		}
 		return true
 	}
 	r, listed := differences[name]
-	if !listed || (r.shuffledOnly && !shuffled) {
+	if !listed {
 		t.Errorf("%s: %s", name, firstDifference(got.Body, want))
 		return false
 	}

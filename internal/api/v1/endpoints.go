@@ -16,14 +16,19 @@ type answerFunc = func(*api.Request, params) (api.Answer, error)
 func c(free, premium int) caps.Cap { return caps.Cap{Free: free, Premium: premium} }
 
 // Orders of the rows, read from the recorded answers (testdata/recorded): most lists come
-// by id, ascending; names sort folded, ties by id. A row without Order keeps stored order:
-// its recorded order sorts on a field the store has no index on (lineups by idPlayer,
-// results by intPosition or latest dateEvent, countries by code).
+// by id, ascending; names sort folded, ties by id; an event's results by position, a
+// player's latest first; countries by code. A row without Order keeps stored order.
 func o(orders ...store.Order) []store.Order { return orders }
 
 func byID(field string) []store.Order { return o(api.ByID(field)) }
 
 func byName(name, id string) []store.Order { return o(api.ByName(name), api.ByID(id)) }
+
+// Results: an event's by intPosition, a player's latest first.
+var (
+	byPosition    = o(store.Order{Field: "intPosition", Numeric: true}, api.ByID("idResult"))
+	latestResults = o(api.Desc("dateEvent"), api.ByID("idResult"))
+)
 
 // latest: the latest event first, then by id.
 var latest = api.LatestFirst
@@ -48,16 +53,16 @@ var endpoints = []*endpoint{
 	{Path: "lookupmilestones.php", Params: "id", Key: "milestones", Kind: record.Milestone, View: "full", Order: byID("id"), Cap: c(5, 100), Answer: childrenOf("idPlayer")},
 	{Path: "lookupcontracts.php", Params: "id", Key: "contracts", Kind: record.Contract, View: "full", Order: byID("id"), Cap: c(1, 100), Answer: childrenOf("idPlayer")},
 	{Path: "lookuptv.php", Params: "id", Key: "tvevent", Kind: record.TV, View: "full", Order: byID("id"), Cap: c(2, 100), Answer: childrenOf("idEvent")},
-	{Path: "playerresults.php", Params: "id", Key: "results", Kind: record.Result, View: "full", Cap: c(5, 500), Answer: childrenOf("idPlayer")},
+	{Path: "playerresults.php", Params: "id", Key: "results", Kind: record.Result, View: "full", Order: latestResults, Cap: c(5, 500), Answer: childrenOf("idPlayer")},
 	{Path: "lookupplayerstats.php", Params: "id", Key: "playerstats", Kind: record.PlayerStat, View: "full", Order: byID("id"), Cap: c(10, 10000), Answer: childrenOf("idPlayer")},
 	{Path: "lookupevent.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Cap: c(1, 1), Answer: lookup},
-	{Path: "eventresults.php", Params: "id", Key: "results", Kind: record.Result, View: "full", Cap: c(5, 100), Answer: childrenOf("idEvent")},
-	{Path: "lookuplineup.php", Params: "id", Key: "lineup", Kind: record.Lineup, View: "v1", Cap: c(5, 100), Answer: childrenOf("idEvent")},
+	{Path: "eventresults.php", Params: "id", Key: "results", Kind: record.Result, View: "full", Order: byPosition, Cap: c(5, 100), Answer: childrenOf("idEvent")},
+	{Path: "lookuplineup.php", Params: "id", Key: "lineup", Kind: record.Lineup, View: "v1", Order: byID("idPlayer"), Cap: c(5, 100), Answer: childrenOf("idEvent")},
 	{Path: "lookuptimeline.php", Params: "id", Key: "timeline", Kind: record.Timeline, View: "full", Order: byID("idTimeline"), Cap: c(5, 100), Answer: childrenOf("idEvent")},
 	{Path: "lookupeventstats.php", Params: "id", Key: "eventstats", Kind: record.EventStat, View: "full", Order: byID("idStatistic"), Cap: c(5, 100), Answer: childrenOf("idEvent")},
 	{Path: "lookupvenue.php", Params: "id", Key: "venues", Kind: record.Venue, View: "full", Cap: c(1, 1), Answer: lookup},
 	{Path: "all_sports.php", Params: "", Key: "sports", Kind: record.Sport, View: "full", Order: byID("idSport"), Cap: c(2, 50), Answer: all},
-	{Path: "all_countries.php", Params: "", Key: "countries", Kind: record.Country, View: "v1", Cap: c(50, 500), Answer: all},
+	{Path: "all_countries.php", Params: "", Key: "countries", Kind: record.Country, View: "v1", Order: o(api.Asc("code")), Cap: c(50, 500), Answer: all},
 	{Path: "all_leagues.php", Params: "", Key: "leagues", Kind: record.League, View: "list", Order: byID("idLeague"), Cap: c(10, 3000), Answer: allLeagues},
 	{Path: "search_all_leagues.php", Params: "c, s", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), Cap: c(10, 100), Answer: leaguesOfCountry},
 	{Path: "search_all_seasons.php", Params: "id, badge, poster, description", Key: "seasons", Kind: record.Season, View: "name", Order: o(api.Asc("strSeason")), Cap: c(5, 500), Answer: seasons},
@@ -75,11 +80,11 @@ var endpoints = []*endpoint{
 	{Path: "eventsround.php", Params: "id, r, s", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), Cap: uncapped, Answer: eventsRound},
 	{Path: "eventstv.php", Params: "d [s [a]], or c, or id", Key: "tvevents", Kind: record.TV, View: "full", Order: byID("id"), Cap: c(1, 1500), Answer: eventsTV},
 	{Path: "eventshighlights.php", Params: "d, l, s", Key: "tvhighlights", Kind: record.Highlight, View: "v1", Order: byID("idEvent"), Cap: c(2, 50), Answer: highlights},
-	{Path: "livescore.php", Params: "s (l ignored)", Key: "livescore", Kind: record.LiveScore, View: "full", Cap: uncapped, Answer: livescore(false)},
+	{Path: "livescore.php", Params: "s (l ignored)", Key: "livescore", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: uncapped, Answer: livescore(false)},
 }
 
 // legacyLivescore is the older premium live score feed, /api/v2/json/{key}/livescore.php?s=&l=
 // (DECISIONS.md section 5): premium keys only, the record key "events", l selects a league.
 // It shares the cap of livescore.php.
-var legacyLivescore = &endpoint{Path: "livescore.php", Params: "s, l", Key: "events", Kind: record.LiveScore, View: "full",
+var legacyLivescore = &endpoint{Path: "livescore.php", Params: "s, l", Key: "events", Kind: record.LiveScore, View: "full", Order: api.LiveOrder,
 	PremiumOnly: true, Route: "v2/livescore.php", CapOf: "v1/livescore.php", Answer: livescore(true)}

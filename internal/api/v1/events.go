@@ -211,7 +211,11 @@ func livescore(byLeague bool) answerFunc {
 			}
 			conds = append(conds, api.Eq("idLeague", id))
 		}
-		recs, err := r.Find(api.Where(conds...))
+		q := api.Where(conds...)
+		if len(conds) == 0 {
+			q = api.Sorted(q, api.LiveByID...) // the whole feed, as recorded
+		}
+		recs, err := r.Find(q)
 		return api.Records(recs), err
 	}
 }

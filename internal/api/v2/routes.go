@@ -29,9 +29,8 @@ var (
 )
 
 // Orders of the rows, as the recorded answers show them (testdata/recorded): lists by id,
-// ascending, unless a recording shows another order. A row without Order keeps stored
-// order: its recorded order sorts on a field the store has no index on (lineups by
-// idPlayer, season posters by latest season, countries by code).
+// ascending, unless a recording shows another order (lineups by idPlayer, season posters
+// latest season first, countries by code, a live feed by status and progress).
 func o(orders ...store.Order) []store.Order { return orders }
 
 func idOrder(field string) []store.Order { return o(api.ByID(field)) }
@@ -61,13 +60,13 @@ var routes = []endpoint{
 	{Path: "lookup/event_highlights/{id}", Kind: record.Highlight, View: "v1", Cap: c(1), Answer: highlight},
 	{Path: "lookup/team_equipment/{id}", Kind: record.Equipment, View: "full", Order: idOrder("idEquipment"), Cap: c(all), Answer: children("idTeam")},
 	{Path: "lookup/player_contracts/{id}", Kind: record.Contract, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
-	{Path: "lookup/player_results/{id}", Kind: record.Result, View: "full", Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/player_results/{id}", Kind: record.Result, View: "full", Order: o(api.Desc("dateEvent"), api.ByID("idResult")), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/player_honours/{id}", Kind: record.Honour, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/player_milestones/{id}", Kind: record.Milestone, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/player_teams/{id}", Kind: record.FormerTeam, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/player_stats/{id}", Kind: record.PlayerStat, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
-	{Path: "lookup/event_lineup/{id}", Kind: record.Lineup, View: "v2", Cap: c(all), Answer: children("idEvent")},
-	{Path: "lookup/event_results/{id}", Kind: record.Result, View: "full", Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_lineup/{id}", Kind: record.Lineup, View: "v2", Order: idOrder("idPlayer"), Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_results/{id}", Kind: record.Result, View: "full", Order: o(store.Order{Field: "intPosition", Numeric: true}, api.ByID("idResult")), Cap: c(all), Answer: children("idEvent")},
 	{Path: "lookup/event_stats/{id}", Kind: record.EventStat, View: "full", Order: idOrder("idStatistic"), Cap: c(all), Answer: children("idEvent")},
 	{Path: "lookup/event_timeline/{id}", Kind: record.Timeline, View: "full", Order: idOrder("idTimeline"), Cap: c(all), Answer: children("idEvent")},
 	{Path: "lookup/event_tv/{id}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idEvent")},
@@ -75,9 +74,9 @@ var routes = []endpoint{
 	{Path: "list/teams/{id}", Kind: record.Team, View: "list2", Order: byName("strTeam", "idTeam"), Cap: c(100), Answer: children("idLeague")},
 	{Path: "list/seasons/{id}", Kind: record.Season, View: "v2", Order: o(api.Asc("strSeason")), Cap: c(100), Answer: children("idLeague")},
 	{Path: "list/players/{id}", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(100), Answer: children("idTeam")},
-	{Path: "list/seasonposters/{id}", Kind: record.SeasonPoster, View: "full", Cap: c(all), Answer: children("idLeague")},
+	{Path: "list/seasonposters/{id}", Kind: record.SeasonPoster, View: "full", Order: o(api.Desc("strSeason"), api.ByID("idArt")), Cap: c(all), Answer: children("idLeague")},
 
-	{Path: "all/countries", Kind: record.Country, View: "full", Cap: c(500), Answer: every},
+	{Path: "all/countries", Kind: record.Country, View: "full", Order: o(api.Asc("code")), Cap: c(500), Answer: every},
 	{Path: "all/sports", Kind: record.Sport, View: "full", Order: idOrder("idSport"), Cap: c(500), Answer: every},
 	{Path: "all/leagues", Kind: record.League, View: "listPremium", Order: idOrder("idLeague"), Cap: c(3000), Answer: every},
 
@@ -96,6 +95,6 @@ var routes = []endpoint{
 	{Path: "filter/tv/channel/{name}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvChannel)},
 	{Path: "filter/tv/channelid/{id}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvChannelID)},
 
-	{Path: "livescore/{sportOrLeague}", Kind: record.LiveScore, View: "full", Cap: c(100), Route: "v2/livescore", Answer: livescore},
-	{Path: "livescore/all", Kind: record.LiveScore, View: "full", Cap: c(500), Answer: every},
+	{Path: "livescore/{sportOrLeague}", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: c(100), Route: "v2/livescore", Answer: livescore},
+	{Path: "livescore/all", Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
 }
