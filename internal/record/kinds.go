@@ -60,7 +60,7 @@ var (
 		cat([]string{"idTeam", "idESPN", "idAPIfootball", "intLoved", "strTeam", "strTeamAlternate", "strTeamShort", "intFormedYear", "strSport", "strLeague", "idLeague", "strLeague2", "idLeague2", "strLeague3", "idLeague3", "strLeague4", "idLeague4", "strLeague5", "idLeague5", "strLeague6", "idLeague6", "strLeague7", "idLeague7", "strDivision", "idVenue", "strStadium", "strKeywords", "strRSS", "strLocation", "strWebsite", "strFacebook", "strTwitter", "strInstagram"},
 			descriptions,
 			[]string{"strColour1", "strColour2", "strColour3", "strGender", "strCountry", "strBadge", "strLogo", "strFanart1", "strFanart2", "strFanart3", "strFanart4", "strBanner", "strEquipment", "strYoutube", "strLocked"}),
-		key("idTeam"), []Index{name("strTeam"), list("strTeamAlternate"), ix("idLeague"), name("strLeague"), name("strSport"), name("strCountry")},
+		key("idTeam"), []Index{name("strTeam"), list("strTeamAlternate"), ix("idLeague"), name("strLeague"), name("strSport"), name("strCountry"), name("strTeamShort")},
 		map[string][]string{
 			"search2": {"idTeam", "strTeam", "idLeague", "strLeague", "strBadge", "strCountry", "strGender", "strLocation", "strSport"},
 			// v2 list/teams: badges and colours, no alternate names or descriptions (ours).

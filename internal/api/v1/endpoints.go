@@ -38,7 +38,7 @@ var uncapped = c(caps.Unlimited, caps.Unlimited)
 
 // endpoints lists every v1 file in the order of DECISIONS.md section 1 (the spec's tables).
 var endpoints = []*endpoint{
-	{Path: "searchteams.php", Params: "t", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(1, 100), Answer: searchTeams},
+	{Path: "searchteams.php", Params: "t, or sname", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(1, 100), Answer: searchTeams},
 	{Path: "searchevents.php", Params: "e, s or d, f", Key: "event", Kind: record.Event, View: "full", Order: latest, Cap: c(1, 10), Answer: searchEvents},
 	{Path: "searchfilename.php", Params: "e, s", Key: "event", Kind: record.Event, View: "full", Order: latest, Cap: c(1, 10), Answer: searchFilename},
 	{Path: "searchplayers.php", Params: "p, or t [and p]", Key: "player", Kind: record.Player, View: "search", Cap: c(1, 10), Answer: searchPlayers},
@@ -67,8 +67,8 @@ var endpoints = []*endpoint{
 	{Path: "search_all_leagues.php", Params: "c, s", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), Cap: c(10, 100), Answer: leaguesOfCountry},
 	{Path: "search_all_seasons.php", Params: "id, badge, poster, description", Key: "seasons", Kind: record.Season, View: "name", Order: o(api.Asc("strSeason")), Cap: c(5, 500), Answer: seasons},
 	{Path: "search_all_teams.php", Params: "l, or s and c", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(10, 3000), Answer: teamsOf},
-	// lookup_all_teams.php and the t form of searchplayers.php are older calls real clients
-	// still send (DECISIONS section 5).
+	// lookup_all_teams.php, the t form of searchplayers.php and the sname form of
+	// searchteams.php are older calls real clients still send (DECISIONS section 5).
 	{Path: "lookup_all_teams.php", Params: "id", Key: "teams", Kind: record.Team, View: "full", Order: byID("idTeam"), CapOf: "v1/search_all_teams.php", Answer: childrenOf("idLeague")},
 	{Path: "lookup_all_players.php", Params: "id", Key: "player", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(10, 3000), Answer: squad},
 	{Path: "eventsnext.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 10), Answer: teamEvents(true)},

@@ -23,6 +23,7 @@ var goldens = []struct {
 }{
 	{"searchteams", store.Free, "searchteams.php?t=Arsenal"},
 	{"searchteams_premium", store.Premium, "searchteams.php?t=arsenal"},
+	{"searchteams_sname", store.Free, "searchteams.php?sname=ars"},
 	{"searchevents", store.Free, "searchevents.php?e=Arsenal_vs_Chelsea"},
 	{"searchfilename", store.Free, "searchfilename.php?e=English_Premier_League_2026-09-06_Arsenal_vs_Chelsea"},
 	{"searchplayers", store.Premium, "searchplayers.php?p=balotelli"},

@@ -17,6 +17,9 @@ import (
 // searchTeams: free keys find only the team whose name or one alternate name is the query;
 // premium keys also find names containing it, exact matches first.
 func searchTeams(r *api.Request, p params) (api.Answer, error) {
+	if p.get("t") == "" && p.get("sname") != "" {
+		return teamsByShortName(r, p)
+	}
 	t, ok := p.name("t")
 	if !ok {
 		return api.None, nil
@@ -29,6 +32,17 @@ func searchTeams(r *api.Request, p params) (api.Answer, error) {
 		qs = append(qs, api.Where(api.Or(api.ContainsName("strTeam", t), api.ListContains("strTeamAlternate", t))))
 	}
 	recs, err := r.FindFirst(qs...)
+	return api.Records(recs), err
+}
+
+// teamsByShortName is searchteams.php?sname=SHORT (DECISIONS section 5): the teams whose
+// strTeamShort is SHORT, case-insensitively, in the row's order.
+func teamsByShortName(r *api.Request, p params) (api.Answer, error) {
+	short, ok := p.name("sname")
+	if !ok {
+		return api.None, nil
+	}
+	recs, err := r.Find(api.Where(api.EqName("strTeamShort", short)))
 	return api.Records(recs), err
 }
 
