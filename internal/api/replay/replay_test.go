@@ -62,7 +62,7 @@ var differences = map[string]reason{
 		check: sameJSON},
 	"v2/search_event_none": {why: "the public service found no event named Arsenal vs Chelsea although it holds one and v1 searchevents.php finds it by that name; no matching rule in the recordings explains it, so sportsdb finds it",
 		check: sameFields, key: "search"},
-	"v2/lookup_event_lineup": {why: "the v1 lineup recording carries strCutout for players whose v2 recording of the same lineup has null; the import keeps a known value over null, so the merged record has the cutout",
+	"v2/lookup_event_lineup": {why: "recorded at the same moment, v1 lookuplineup.php sends a cutout for each of its five players (the player's image) and v2 sends null for all 22 (the lineup's own field); sportsdb holds one lineup record per player, which keeps the known value, so v2 sends the cutouts too",
 		check: sameFields},
 	"v1-free/livescore_soccer":         momentsApart,
 	"v1-free/livescore_league_ignored": momentsApart,
