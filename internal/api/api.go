@@ -34,7 +34,12 @@ type Endpoint[In any] struct {
 	Kind *record.Kind
 	// View is the view of Kind records are written with.
 	View string
-	Cap  caps.Cap
+	// Order is the order of the answer's records (primary key, then tie-breaks), taken from
+	// the recorded answers of the public service; nil keeps the order records were stored in.
+	// A query of the answer function that sets its own order (exact matches first, the
+	// relevance window) keeps it.
+	Order []store.Order
+	Cap   caps.Cap
 	// Route names the endpoint in caps, logs and metrics; the version fills in its default.
 	Route string
 	// PremiumOnly refuses free keys.

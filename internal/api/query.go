@@ -45,3 +45,24 @@ func Desc(field string) store.Order { return store.Order{Field: field, Desc: tru
 
 // ByName sorts on a folded name, so accents and case do not change the order.
 func ByName(field string) store.Order { return store.Order{Field: field, Norm: record.Name} }
+
+// ByID sorts on an id field as a number (ids are canonical integers); on the kind's key
+// field it is the store's id.
+func ByID(field string) store.Order { return store.Order{Field: field, Numeric: true} }
+
+// OrderBy lists sort keys, for a row's Order.
+func OrderBy(orders ...store.Order) []store.Order { return orders }
+
+// The orders of next and previous events: by kick-off, events that share it by id (the
+// public service's order of the recorded schedules).
+var (
+	SoonestFirst = OrderBy(Asc("strTimestamp"), ByID("idEvent"))
+	LatestFirst  = OrderBy(Desc("strTimestamp"), ByID("idEvent"))
+)
+
+// LiveOrder is a live feed's order as recorded: by strStatus, then strProgress as text
+// ("18" before "5"), then id; the whole feed of every sport comes by id (LiveByID).
+var (
+	LiveOrder = OrderBy(Asc("strStatus"), Asc("strProgress"), ByID("idLiveScore"))
+	LiveByID  = OrderBy(ByID("idLiveScore"))
+)

@@ -18,18 +18,26 @@ type Request struct {
 	Tier  store.Tier
 	Kind  *record.Kind
 	Limit int
+	// Order is the row's order, for queries that set none.
+	Order []store.Order
 	deps  Deps
 }
 
-// NewRequest is a request of the row of kind k, capped at limit records.
-func (d Deps) NewRequest(ctx context.Context, tier store.Tier, k *record.Kind, limit int) *Request {
-	return &Request{Ctx: ctx, Tier: tier, Kind: k, Limit: limit, deps: d}
+// NewRequest is a request of the row of kind k, capped at limit records, its records in
+// order (nil: stored order).
+func (d Deps) NewRequest(ctx context.Context, tier store.Tier, k *record.Kind, limit int, order []store.Order) *Request {
+	return &Request{Ctx: ctx, Tier: tier, Kind: k, Limit: limit, Order: order, deps: d}
 }
 
-// Find runs a query, on the row's kind unless it names one, capped at the row's limit.
+// Find runs a query, on the row's kind unless it names one, capped at the row's limit, in
+// the row's order unless it sets its own. The order is in the query, so the cap keeps the
+// first records of that order.
 func (r *Request) Find(q store.Query) ([]record.Record, error) {
 	if q.Kind == nil {
 		q.Kind = r.Kind
+	}
+	if q.OrderBy == nil && q.Kind == r.Kind {
+		q.OrderBy = r.Order
 	}
 	if q.Limit == 0 || q.Limit > r.Limit {
 		q.Limit = r.Limit

@@ -28,7 +28,7 @@ func (r *Request) NextEvents(sel store.Cond) ([]record.Record, error) {
 // first. The answer stands until the next event of the selection starts.
 func (r *Request) PreviousEvents(sel store.Cond) ([]record.Record, error) {
 	now := r.Timestamp()
-	recs, err := r.Find(Sorted(Where(sel, hasTime, Compare("strTimestamp", store.Le, now)), Desc("strTimestamp")))
+	recs, err := r.Find(Sorted(Where(sel, hasTime, Compare("strTimestamp", store.Le, now)), LatestFirst...))
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (r *Request) PreviousEvents(sel store.Cond) ([]record.Record, error) {
 }
 
 func (r *Request) upcoming(sel store.Cond, now string, limit int) store.Query {
-	q := Sorted(Where(sel, hasTime, Compare("strTimestamp", store.Gt, now)), Asc("strTimestamp"))
+	q := Sorted(Where(sel, hasTime, Compare("strTimestamp", store.Gt, now)), SoonestFirst...)
 	q.Limit = limit
 	return q
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"sportsdb/internal/api/caps"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -108,8 +109,9 @@ var Options = []Option{
 		Secret: true, Commands: dbCommands, Set: func(c *Config, v string) error { c.DB = v; return backend.Check(v) }},
 	{Name: "redis", Env: "SPORTSDB_REDIS", Arg: "URL", Help: "Redis URL to share rate limits between replicas (redis://host:6379/0)",
 		Secret: true, Commands: serving, Set: func(c *Config, v string) error { c.Redis = v; return redisURL(v) }},
-	{Name: "caps", Env: "SPORTSDB_CAPS", Arg: "FILE", Help: "JSON file overriding record caps per endpoint and tier",
-		Commands: serveOnly, Set: func(c *Config, v string) error { c.Caps = v; return readable(v) }},
+	{Name: "caps", Env: "SPORTSDB_CAPS", Default: "documented", Arg: "PROFILE|FILE",
+		Help:     "record caps per endpoint and tier: a built-in profile (" + caps.ProfileNames() + ") or a JSON file overriding them",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.Caps = v; return capsSource(v) }},
 	{Name: "limits", Env: "SPORTSDB_LIMITS", Default: "free:30,premium:100,business:120", Arg: "LIST",
 		Help: "requests per rolling minute of each tier", Commands: serveOnly,
 		Set: func(c *Config, v string) (err error) { c.Limits, err = server.ParseLimits(v); return err }},
@@ -332,6 +334,17 @@ func requestURL(v string) error {
 	}
 	if u, err := url.Parse(v); err != nil || u.Path == "" {
 		return fmt.Errorf("want the URL of a request, like https://www.thesportsdb.com/api/v1/json/123/lookupteam.php?id=133604")
+	}
+	return nil
+}
+
+// capsSource accepts a built-in caps profile's name, else a file that can be read.
+func capsSource(v string) error {
+	if caps.IsProfile(v) {
+		return nil
+	}
+	if err := readable(v); err != nil {
+		return fmt.Errorf("%w (or a caps profile: %s)", err, caps.ProfileNames())
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func Files() []string {
 }
 
 func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier store.Tier) {
-	req := a.deps.NewRequest(r.Context(), tier, ep.Kind, a.deps.Caps.Limit(ep.CapName(), tier))
+	req := a.deps.NewRequest(r.Context(), tier, ep.Kind, a.deps.Caps.Limit(ep.CapName(), tier), ep.Order)
 	ans, err := ep.Answer(req, params{r.URL.Query()})
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("v1 %s: %w", ep.Path, err))

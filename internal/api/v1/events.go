@@ -68,7 +68,7 @@ func eventsDay(r *api.Request, p params) (api.Answer, error) {
 		}
 		conds = append(conds, league)
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.Asc("strTimestamp")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -91,7 +91,7 @@ func eventsSeason(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(api.Eq("idLeague", id), api.Eq("strSeason", s)), api.Asc("strTimestamp")))
+	recs, err := r.Find(api.Where(api.Eq("idLeague", id), api.Eq("strSeason", s)))
 	return api.Records(recs), err
 }
 
@@ -117,7 +117,7 @@ func eventsRound(r *api.Request, p params) (api.Answer, error) {
 		return api.None, nil
 	}
 	q := api.Where(api.Eq("idLeague", id), api.Eq("intRound", strconv.FormatUint(round, 10)), api.Eq("strSeason", s))
-	recs, err := r.Find(api.Sorted(q, api.Asc("strTimestamp")))
+	recs, err := r.Find(q)
 	return api.Records(recs), err
 }
 
@@ -169,7 +169,7 @@ func eventsTV(r *api.Request, p params) (api.Answer, error) {
 		}
 		conds = []store.Cond{api.Eq("idChannel", ch), api.Compare("dateEvent", store.Ge, today())}
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.Asc("strTimeStamp")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -211,7 +211,11 @@ func livescore(byLeague bool) answerFunc {
 			}
 			conds = append(conds, api.Eq("idLeague", id))
 		}
-		recs, err := r.Find(api.Where(conds...))
+		q := api.Where(conds...)
+		if len(conds) == 0 {
+			q = api.Sorted(q, api.LiveByID...) // the whole feed, as recorded
+		}
+		recs, err := r.Find(q)
 		return api.Records(recs), err
 	}
 }

@@ -17,18 +17,32 @@ import (
 // searchTeams: free keys find only the team whose name or one alternate name is the query;
 // premium keys also find names containing it, exact matches first.
 func searchTeams(r *api.Request, p params) (api.Answer, error) {
+	if p.get("t") == "" && p.get("sname") != "" {
+		return teamsByShortName(r, p)
+	}
 	t, ok := p.name("t")
 	if !ok {
 		return api.None, nil
 	}
 	qs := []store.Query{
-		api.Sorted(api.Where(api.EqName("strTeam", t)), api.ByName("strTeam")),
-		api.Sorted(api.Where(api.ListHas("strTeamAlternate", t)), api.ByName("strTeam")),
+		api.Where(api.EqName("strTeam", t)),
+		api.Where(api.ListHas("strTeamAlternate", t)),
 	}
 	if r.Tier != store.Free {
-		qs = append(qs, api.Sorted(api.Where(api.Or(api.ContainsName("strTeam", t), api.ListContains("strTeamAlternate", t))), api.ByName("strTeam")))
+		qs = append(qs, api.Where(api.Or(api.ContainsName("strTeam", t), api.ListContains("strTeamAlternate", t))))
 	}
 	recs, err := r.FindFirst(qs...)
+	return api.Records(recs), err
+}
+
+// teamsByShortName is searchteams.php?sname=SHORT (DECISIONS section 5): the teams whose
+// strTeamShort is SHORT, case-insensitively, in the row's order.
+func teamsByShortName(r *api.Request, p params) (api.Answer, error) {
+	short, ok := p.name("sname")
+	if !ok {
+		return api.None, nil
+	}
+	recs, err := r.Find(api.Where(api.EqName("strTeamShort", short)))
 	return api.Records(recs), err
 }
 
@@ -84,18 +98,21 @@ func eventsNarrowed(r *api.Request, p params, conds []store.Cond) (api.Answer, e
 		}
 		conds = append(conds, api.Eq("dateEvent", d))
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.Desc("strTimestamp")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
 // relevanceWindow bounds how many partial matches are ranked for one player search.
 const relevanceWindow = 200
 
-// searchPlayers answers the player search summary plus relevance, best match first.
-// Relevance is 10 × (length of the folded query ÷ length of the folded player name): 10 for
-// the exact name, less the more of the name the query leaves out. It is written with two
-// decimals, e.g. "10.00" or "4.17".
+// searchPlayers answers the player search summary plus relevance (relevance.go), best match
+// first, ties by name: the exact names and up to relevanceWindow names containing the query
+// are ranked, then cut to the cap. Relevance is written as Go writes a float64, shortest
+// exact form ("20", "13.333333333333334"), as the public service writes its float score.
 func searchPlayers(r *api.Request, p params) (api.Answer, error) {
+	if p.get("t") != "" {
+		return playersOfTeam(r, p)
+	}
 	name, ok := p.name("p")
 	if !ok {
 		return api.None, nil
@@ -110,14 +127,10 @@ func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 	if err != nil {
 		return api.None, err
 	}
-	q := len([]rune(record.Fold(name)))
 	scores := make(map[string]float64, len(recs))
 	for _, rec := range recs {
 		id, _ := rec.ID()
-		n := len([]rune(record.Fold(rec.Str("strPlayer"))))
-		if n > 0 && q <= n {
-			scores[id] = 10 * float64(q) / float64(n)
-		}
+		scores[id] = relevance(name, rec.Str("strPlayer"))
 	}
 	score := func(rec record.Record) float64 { id, _ := rec.ID(); return scores[id] }
 	slices.SortStableFunc(recs, func(a, b record.Record) int { return cmp.Compare(score(b), score(a)) })
@@ -125,8 +138,34 @@ func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 		recs = recs[:limit]
 	}
 	ans := api.Records(recs)
-	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', 2, 64) }
+	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', -1, 64) }
 	return ans, nil
+}
+
+// playersOfTeam is searchplayers.php?t=TEAM[&p=NAME], the form the Kodi scraper builds its
+// cast from: the players of the team named t (its name or an alternate, exactly), whose
+// name contains p when p is sent, by name.
+func playersOfTeam(r *api.Request, p params) (api.Answer, error) {
+	t, ok := p.name("t")
+	if !ok {
+		return api.None, nil
+	}
+	teams, err := r.Find(store.Query{Kind: record.Team, Where: []store.Cond{api.Or(api.EqName("strTeam", t), api.ListHas("strTeamAlternate", t))},
+		OrderBy: []store.Order{api.ByID("idTeam")}, Limit: 1})
+	if err != nil || len(teams) == 0 {
+		return api.None, err
+	}
+	id, _ := teams[0].ID()
+	conds := []store.Cond{api.Eq("idTeam", id)}
+	if p.get("p") != "" {
+		name, ok := p.name("p")
+		if !ok {
+			return api.None, nil
+		}
+		conds = append(conds, api.ContainsName("strPlayer", name))
+	}
+	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strPlayer"), api.ByID("idPlayer")))
+	return api.Records(recs), err
 }
 
 // searchVenues finds venues whose name or an alternate name contains the query, the exact
@@ -137,8 +176,8 @@ func searchVenues(r *api.Request, p params) (api.Answer, error) {
 		return api.None, nil
 	}
 	recs, err := r.FindFirst(
-		api.Sorted(api.Where(api.EqName("strVenue", v)), api.ByName("strVenue")),
-		api.Sorted(api.Where(api.Or(api.ContainsName("strVenue", v), api.ListContains("strVenueAlternate", v))), api.ByName("strVenue")),
+		api.Where(api.EqName("strVenue", v)),
+		api.Where(api.Or(api.ContainsName("strVenue", v), api.ListContains("strVenueAlternate", v))),
 	)
 	return api.Records(recs), err
 }
@@ -185,7 +224,7 @@ func lookupTable(r *api.Request, p params) (api.Answer, error) {
 		}
 	}
 	q := api.Where(api.Eq("idLeague", l), api.Eq("strSeason", season))
-	recs, err := r.Find(api.Sorted(q, store.Order{Field: "intRank", Numeric: true}))
+	recs, err := r.Find(q)
 	return api.Records(recs), err
 }
 
@@ -233,7 +272,7 @@ func leaguesOfCountry(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strLeague")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -269,7 +308,7 @@ func seasons(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(api.Eq("idLeague", id)), api.Asc("strSeason")))
+	recs, err := r.Find(api.Where(api.Eq("idLeague", id)))
 	ans := api.Records(recs)
 	for _, f := range seasonFlags {
 		if p.flag(f.param) {
@@ -300,7 +339,7 @@ func teamsOf(r *api.Request, p params) (api.Answer, error) {
 	default:
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strTeam")))
+	recs, err := r.Find(api.Where(conds...))
 	return api.Records(recs), err
 }
 
@@ -310,6 +349,6 @@ func squad(r *api.Request, p params) (api.Answer, error) {
 	if !ok {
 		return api.None, nil
 	}
-	recs, err := r.Find(api.Sorted(api.Where(api.Eq("idTeam", id)), api.ByName("strPlayer")))
+	recs, err := r.Find(api.Where(api.Eq("idTeam", id)))
 	return api.Records(recs), err
 }

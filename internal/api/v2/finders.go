@@ -20,10 +20,10 @@ func byID(r *api.Request, a args) (api.Answer, error) {
 }
 
 // children answers the records whose field holds the id (a player's honours, an event's
-// lineup), in the order they were stored, or in the order given.
-func children(field string, order ...store.Order) answerFunc {
+// lineup), in the row's order.
+func children(field string) answerFunc {
 	return func(r *api.Request, a args) (api.Answer, error) {
-		recs, err := r.Find(api.Sorted(api.Where(api.Eq(field, a.id)), order...))
+		recs, err := r.Find(api.Where(api.Eq(field, a.id)))
 		return api.Records(recs), err
 	}
 }
@@ -120,24 +120,22 @@ func previous(where func(args) store.Cond) answerFunc {
 // has more than the cap, the latest ones are kept (ours): every future game and the recent
 // past, which is what a schedule is read for.
 func fullSchedule(r *api.Request, a args) (api.Answer, error) {
-	recs, err := r.Find(api.Sorted(api.Where(ofTeam(a)), api.Desc("strTimestamp")))
+	recs, err := r.Find(api.Where(ofTeam(a)))
 	slices.Reverse(recs)
 	return api.Records(recs), err
 }
 
 // leagueSeason answers every event of a league's season in time order.
 func leagueSeason(r *api.Request, a args) (api.Answer, error) {
-	recs, err := r.Find(api.Sorted(api.Where(inLeague(a), api.Eq("strSeason", a.season)), api.Asc("strTimestamp")))
+	recs, err := r.Find(api.Where(inLeague(a), api.Eq("strSeason", a.season)))
 	return api.Records(recs), err
 }
 
 // tvOn answers every TV listing of a day in time order.
 func tvOn(r *api.Request, a args) (api.Answer, error) {
-	recs, err := r.Find(api.Sorted(api.Where(api.Eq("dateEvent", a.date)), tvOrder))
+	recs, err := r.Find(api.Where(api.Eq("dateEvent", a.date)))
 	return api.Records(recs), err
 }
-
-var tvOrder = api.Asc("strTimeStamp")
 
 // tvFrom answers TV listings from today (UTC, by the server's clock) on, in time order
 // (ours: the listings a viewer can still watch; the public service shows about a week).
@@ -146,7 +144,7 @@ func tvFrom(where func(args) store.Cond) answerFunc {
 		now := r.Now()
 		clock.Until(r.Ctx, clock.NextMidnight(now)) // today's listings drop out then
 		today := api.Compare("dateEvent", store.Ge, now.Format(time.DateOnly))
-		recs, err := r.Find(api.Sorted(api.Where(where(a), today), tvOrder))
+		recs, err := r.Find(api.Where(where(a), today))
 		return api.Records(recs), err
 	}
 }

@@ -112,7 +112,7 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 		return
 	}
 	limit := a.deps.Caps.Limit(rt.CapName(), tier)
-	ans, err := rt.Answer(a.deps.NewRequest(r.Context(), tier, rt.Kind, limit), in)
+	ans, err := rt.Answer(a.deps.NewRequest(r.Context(), tier, rt.Kind, limit, rt.Order), in)
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 		return

@@ -8,7 +8,7 @@ import (
 	"sportsdb/internal/store"
 )
 
-// FrontierStatements are the mirror frontier's statements (migration 0003_mirror_frontier),
+// FrontierStatements are the mirror frontier's statements (migrations 0004_mirror_frontier),
 // the same on both backends but for the placeholders.
 type FrontierStatements struct {
 	Add, Set, Due, Get, Stats string

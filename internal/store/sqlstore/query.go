@@ -109,11 +109,20 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 	}
 	b.sb.WriteString(" ORDER BY ")
 	for _, o := range q.OrderBy {
-		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		col, ok := orderColumn(q.Kind, o)
 		if !ok {
 			return "", nil, notIndexed(q.Kind, o.Field, o.Norm)
 		}
-		col := quote(ix.Column())
+		if col == "id" {
+			// Ids are canonical integers: by length, then as text, is their numeric order,
+			// and cheaper to compute than a checked cast.
+			if o.Desc {
+				b.sb.WriteString("length(id) DESC, id DESC, ")
+			} else {
+				b.sb.WriteString("length(id), id, ")
+			}
+			continue
+		}
 		if o.Numeric {
 			// Values that are not numbers sort after the numbers, either way.
 			col = d.Numeric(col)
@@ -130,6 +139,18 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 		b.sb.WriteString(" LIMIT " + strconv.Itoa(q.Limit))
 	}
 	return b.sb.String(), b.args, nil
+}
+
+// orderColumn is the column an order sorts on: the field's index, or the id column when the
+// field is the kind's one key field (the public service orders many lists by id).
+func orderColumn(k *record.Kind, o store.Order) (string, bool) {
+	if ix, ok := k.IndexOf(o.Field, o.Norm); ok {
+		return quote(ix.Column()), true
+	}
+	if len(k.Key) == 1 && k.Key[0] == o.Field && o.Norm == record.Exact {
+		return "id", true
+	}
+	return "", false
 }
 
 func notIndexed(k *record.Kind, field string, n record.Norm) error {
