@@ -25,8 +25,11 @@ type Prepared struct {
 }
 
 // Prepare checks the parts of cfg that need the APIs: the caps file names endpoints, so it is
-// read against a table that holds every endpoint's default cap.
+// read against a table that holds every endpoint's default cap. An upstream needs its key.
 func Prepare(cfg *config.Config) (*Prepared, error) {
+	if err := upstreamKeyNeeded(cfg); err != nil {
+		return nil, err
+	}
 	table := caps.New()
 	// The APIs register their default caps when built; built here on no store, they only
 	// fill the table (server.New keeps the overrides: a default never replaces a cap).
@@ -47,6 +50,8 @@ type Deps struct {
 	Limiter   server.Limiter
 	Logger    *slog.Logger
 	AccessLog *server.AccessLog
+	// Upstream, if set, reads through to another API (serve --upstream; see ReadThrough).
+	Upstream server.Upstream
 }
 
 // Server builds the HTTP handler. Keys and failed-key limits run on the wall clock even
@@ -70,5 +75,6 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		Limits:      c.Limits,
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
+		Upstream: d.Upstream,
 	})
 }
