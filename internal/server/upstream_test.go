@@ -8,11 +8,13 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/app"
+	"sportsdb/internal/clock"
 	"sportsdb/internal/mirror"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -64,9 +66,14 @@ func (p *countingProxy) total() int {
 // readThroughTo is a server on an empty store that reads through to the base URL with key;
 // its logs, at debug level, go to logs.
 func readThroughTo(t *testing.T, base, key string, logs *syncBuffer) *apitest.Env {
+	return readThroughToWith(t, base, key, logs, nil)
+}
+
+// readThroughToWith is readThroughTo on a clock of the test's (nil: pinned).
+func readThroughToWith(t *testing.T, base, key string, logs *syncBuffer, clk clock.Clock) *apitest.Env {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	return apitest.New(t, apitest.Options{Logger: logger, Upstream: func(st store.Store) server.Upstream {
+	return apitest.New(t, apitest.Options{Logger: logger, Clock: clk, Upstream: func(st store.Store) server.Upstream {
 		f, err := mirror.NewFetcher(mirror.FetcherOptions{From: base, Key: key, Store: st, Logger: logger})
 		if err != nil {
 			t.Fatal(err)
@@ -176,6 +183,55 @@ func TestReadThroughUpstreamDown(t *testing.T) {
 		t.Errorf("the failures were not logged:\n%s", logs.String())
 	}
 	assertNoKey(t, key, logs.String())
+}
+
+// An empty answer cached while the upstream failed is asked again once it expires, and one
+// the upstream also answers empty is not asked again while that answer is fresh.
+func TestReadThroughEmptyAnswersInTheCache(t *testing.T) {
+	up := apitest.New(t, apitest.Options{Demo: true})
+	var down atomic.Bool
+	p := newCountingProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		up.Server.ServeHTTP(w, r)
+	}), up.PremiumKey)
+	clk := clock.NewManual(apitest.FixtureNow)
+	var logs syncBuffer
+	local := readThroughToWith(t, p.srv.URL, up.PremiumKey, &logs, clk)
+
+	const unknown = "lookupteam.php?id=999999999"
+	for range 3 {
+		if got := ask(t, local, "v1", unknown); got.Status != http.StatusOK || !mirror.EmptyAnswer(got.Body) {
+			t.Fatalf("%s: %d %s", unknown, got.Status, got.Body)
+		}
+	}
+	if n := p.count("/api/v1/json/{key}/" + unknown); n != 1 {
+		t.Errorf("an id the upstream does not know either was asked %d times, want once", n)
+	}
+
+	const path = "lookupteam.php?id=133604"
+	want := ask(t, up, "v1", path)
+	down.Store(true)
+	for range 2 {
+		if got := ask(t, local, "v1", path); got.Status != http.StatusOK || !mirror.EmptyAnswer(got.Body) {
+			t.Fatalf("upstream down: %d %s, want the local empty answer", got.Status, got.Body)
+		}
+	}
+	down.Store(false)
+	clk.Advance(time.Minute)
+	// The expired entry is served while one refresh asks the upstream in the background.
+	for try := 0; ; try++ {
+		got := ask(t, local, "v1", path)
+		if bytes.Equal(got.Body, want.Body) {
+			break
+		}
+		if try == 500 {
+			t.Fatalf("the upstream's answer never came once it was back: %d %.200s", got.Status, got.Body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func assertNoKey(t *testing.T, key, text string) {
