@@ -65,7 +65,7 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 	}
 	defer st.Close()
 	deps := app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog}
-	upstream, upstreamMetrics, err := prepared.Upstream(st, logger)
+	upstream, upstreamMetrics, err := newUpstream(c, st, logger)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@
 package app
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
@@ -50,7 +51,7 @@ type Deps struct {
 	Limiter   server.Limiter
 	Logger    *slog.Logger
 	AccessLog *server.AccessLog
-	// Upstream, if set, reads through to another API (serve --upstream; see ReadThrough).
+	// Upstream, if set, reads through to another API (serve --upstream: a mirror.Fetcher).
 	Upstream server.Upstream
 }
 
@@ -77,4 +78,13 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
 	})
+}
+
+// upstreamKeyNeeded refuses an upstream without its key before anything is opened: every
+// read-through would be refused, and the server would look like it had no upstream.
+func upstreamKeyNeeded(cfg *config.Config) error {
+	if cfg.Upstream != "" && cfg.UpstreamKey == "" {
+		return errors.New("--upstream needs --upstream-key (or SPORTSDB_UPSTREAM_KEY, or a file named by SPORTSDB_UPSTREAM_KEY_FILE)")
+	}
+	return nil
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Upstream reads through to another TheSportsDB-compatible API for answers the store cannot
-// give (serve --upstream; mirror.Fetcher behind app.ReadThrough). version is "v1" or "v2",
+// give (serve --upstream: a mirror.Fetcher). version is "v1" or "v2",
 // pathAndQuery what follows the key segment (v1: "lookupteam.php?id=133604") or
 // /api/v2/json/ (v2: "lookup/team/133604").
 type Upstream interface {

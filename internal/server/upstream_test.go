@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"sportsdb/internal/apitest"
-	"sportsdb/internal/app"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/mirror"
 	"sportsdb/internal/server"
@@ -79,7 +78,7 @@ func readThroughToWith(t *testing.T, base, key string, logs *syncBuffer, clk clo
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { f.Close() })
-		return app.ReadThrough{Fetcher: f}
+		return f
 	}})
 }
 
