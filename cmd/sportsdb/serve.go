@@ -64,8 +64,20 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
-	srv := prepared.Server(app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog})
+	deps := app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog}
+	upstream, upstreamMetrics, err := newUpstream(c, st, logger)
+	if err != nil {
+		return err
+	}
+	if upstream != nil {
+		defer upstream.Close()
+		deps.Upstream = upstream
+	}
+	srv := prepared.Server(deps)
 	defer srv.Close()
+	if err := srv.RegisterCollectors(upstreamMetrics...); err != nil {
+		return err
+	}
 	inv.keep = true
 	return serveHTTP(ctx, server.Listener(ln), srv, c.Drain, logger, inv.stdout)
 }

@@ -62,6 +62,8 @@ type Options struct {
 	Limits map[store.Tier]int
 	// KeyFails is the number of failed key checks per address and minute (default 1000).
 	KeyFails int
+	// Upstream, if set, makes the server's read-through on the environment's store.
+	Upstream func(store.Store) server.Upstream
 }
 
 // Env is a running server on its own database.
@@ -120,7 +122,11 @@ func New(t testing.TB, opts Options) *Env {
 	if err != nil {
 		t.Fatalf("configuration: %v", err)
 	}
-	env.Server = prepared.Server(app.Deps{Store: st, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog})
+	deps := app.Deps{Store: st, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog}
+	if opts.Upstream != nil {
+		deps.Upstream = opts.Upstream(st)
+	}
+	env.Server = prepared.Server(deps)
 	t.Cleanup(func() { env.Server.Close() })
 	return env
 }

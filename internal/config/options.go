@@ -154,6 +154,14 @@ var Options = []Option{
 		Secret: true, Required: true, Commands: mirrorOnly, Set: func(c *Config, v string) error { c.UpstreamKey = v; return nil }},
 	{Name: "rate", Env: "SPORTSDB_UPSTREAM_RATE", Default: "0", Arg: "N", Help: "most requests to the upstream in any rolling 60 s; 0: 100, or 30 for a free key",
 		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.UpstreamRate, err = atLeast(v, 0); return err }},
+	// serve's read-through sets the same variables as mirror, so a mirror and a server beside
+	// it share one upstream, key and budget.
+	{Name: "upstream", Env: "SPORTSDB_UPSTREAM", Arg: "URL", Help: "read through to this upstream API for answers the store cannot give (see docs/MIRROR.md)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.Upstream = v; return baseURL(v) }},
+	{Name: "upstream-key", Env: "SPORTSDB_UPSTREAM_KEY", Arg: "KEY", Help: "the upstream's API key, needed with --upstream (never printed or logged)",
+		Secret: true, Commands: serveOnly, Set: func(c *Config, v string) error { c.UpstreamKey = v; return nil }},
+	{Name: "upstream-rate", Env: "SPORTSDB_UPSTREAM_RATE", Default: "0", Arg: "N", Help: "most requests to the upstream in any rolling 60 s, shared with a mirror of the same key; 0: 100 (set 30 for a free key)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.UpstreamRate, err = atLeast(v, 0); return err }},
 	{Name: "leagues", Env: "SPORTSDB_MIRROR_LEAGUES", Arg: "ID,...", Help: "league ids to mirror, with what they reference (default: every league)",
 		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorLeagues, err = ids(v); return err }},
 	{Name: "seasons", Env: "SPORTSDB_MIRROR_SEASONS", Default: "0", Arg: "N", Help: "most recent seasons of each league to mirror; 0: all",

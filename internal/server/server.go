@@ -60,6 +60,10 @@ type Config struct {
 	CacheDir string
 	// CacheDiskBytes bounds those files (default 1 GiB); negative keeps every answer in memory.
 	CacheDiskBytes int64
+	// Upstream, if set, reads through to another API for answers the store cannot give
+	// (upstream.go); UpstreamTimeout bounds a request's wait for it (default 5 s).
+	Upstream        Upstream
+	UpstreamTimeout time.Duration
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -233,8 +237,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if !s.admit(w, r, k) {
 		return
 	}
+	r, stop := s.waitForUpstream(r)
+	defer stop()
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
-		t.mount.Serve(w, r, t.Target, k.Tier)
+		s.answer(w, r, t, k.Tier)
 	})
 }
 
