@@ -60,6 +60,8 @@ var commands = []*command{
 	{name: "keys list", db: needsDB, run: keysListCmd, summary: "List the API keys (by the start of their hash; keys are stored hashed)."},
 	{name: "keys revoke", args: "KEY", minArgs: 1, maxArgs: 1, db: needsDB, run: keysRevokeCmd, summary: "Revoke an API key."},
 	{name: "migrate", db: createsDB, run: migrateCmd, summary: "Create or bring up to date the database's tables."},
+	{name: "mirror", db: createsDB, run: mirrorCmd,
+		summary: "Copy an upstream TheSportsDB-compatible API into the database, within a request budget; resumable (docs/MIRROR.md)."},
 	{name: "healthcheck", run: healthcheckCmd,
 		summary: "Ask a running server's /readyz at --addr; exit 0 when it is ready, 1 when not (for container health checks)."},
 	{name: "version", run: versionCmd, summary: "Print the version, commit, build date and Go version."},

@@ -64,8 +64,20 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
-	srv := prepared.Server(app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog})
+	deps := app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog}
+	upstream, upstreamMetrics, err := newUpstream(c, st, logger)
+	if err != nil {
+		return err
+	}
+	if upstream != nil {
+		defer upstream.Close()
+		deps.Upstream = upstream
+	}
+	srv := prepared.Server(deps)
 	defer srv.Close()
+	if err := srv.RegisterCollectors(upstreamMetrics...); err != nil {
+		return err
+	}
 	inv.keep = true
 	return serveHTTP(ctx, server.Listener(ln), srv, c.Drain, logger, inv.stdout)
 }
@@ -196,9 +208,8 @@ const goHeadroomMB = 96
 // nears, it never fails an allocation.
 //
 // Under that limit the collector may also run less often (GOGC 400 unless GOGC is set): each
-// cycle slows the answers in flight for a few milliseconds, and at 12,000 requests/s with
-// GOGC 100 the two cycles a second were the p99 of cached answers (search at full scale: 4.7-
-// 5.5 ms, 3.0 ms with 400; peak RSS stays under the limit).
+// cycle slows the answers in flight, and under full load frequent cycles were the p99 of
+// cached answers (docs/PERFORMANCE.md, "Measured decisions in the code").
 func limitGoMemory(cacheMB int) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
@@ -213,12 +224,9 @@ func limitGoMemory(cacheMB int) {
 // much of its time in them: reading requests, writing answers and its log. On loopback a
 // socket write also does the client's side of the delivery. With one processor per CPU both
 // were often held in system calls while other answers were ready to go: under full load a
-// fifth of a 2-CPU machine's time was idle, the server using one CPU of the two. With four
-// per CPU the system schedules the threads instead. At full scale, alternating with one per
-// CPU in the same run (client on the same machine): hot lookups 41,000 -> 53,000 requests/s,
-// searches 32,000 -> 43,000 with p99 6.4 -> 1.9 ms, mixed p99 7.4 -> 5.4 ms, searches at a
-// constant 16,000/s p99 3.6 -> 2.5 ms. Two per CPU gained most of the throughput but less of
-// the p99.
+// part of the machine's time was idle. With four per CPU the system schedules the threads
+// instead; the figures behind the number are in docs/PERFORMANCE.md ("Measured decisions in
+// the code").
 const procsPerCPU = 4
 
 // moreProcs runs procsPerCPU goroutines at once for each CPU the runtime would use by

@@ -62,6 +62,8 @@ type Options struct {
 	Limits map[store.Tier]int
 	// KeyFails is the number of failed key checks per address and minute (default 1000).
 	KeyFails int
+	// Upstream, if set, makes the server's read-through on the environment's store.
+	Upstream func(store.Store) server.Upstream
 }
 
 // Env is a running server on its own database.
@@ -120,7 +122,11 @@ func New(t testing.TB, opts Options) *Env {
 	if err != nil {
 		t.Fatalf("configuration: %v", err)
 	}
-	env.Server = prepared.Server(app.Deps{Store: st, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog})
+	deps := app.Deps{Store: st, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog}
+	if opts.Upstream != nil {
+		deps.Upstream = opts.Upstream(st)
+	}
+	env.Server = prepared.Server(deps)
 	t.Cleanup(func() { env.Server.Close() })
 	return env
 }
@@ -144,7 +150,13 @@ type Response struct {
 // Get requests path (with its query) through the server; headers come in name, value pairs.
 func (e *Env) Get(t testing.TB, path string, headers ...string) *Response {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodGet, "http://sportsdb.test/", nil)
+	return e.Do(t, http.MethodGet, path, headers...)
+}
+
+// Do sends a request of any method, as Get does.
+func (e *Env) Do(t testing.TB, method, path string, headers ...string) *Response {
+	t.Helper()
+	req := httptest.NewRequest(method, "http://sportsdb.test/", nil)
 	// Set the raw path as a client would send it, without Go's URL cleaning.
 	p, q, _ := strings.Cut(path, "?")
 	req.URL.RawQuery = q

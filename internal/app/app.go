@@ -3,6 +3,7 @@
 package app
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
@@ -25,8 +26,11 @@ type Prepared struct {
 }
 
 // Prepare checks the parts of cfg that need the APIs: the caps file names endpoints, so it is
-// read against a table that holds every endpoint's default cap.
+// read against a table that holds every endpoint's default cap. An upstream needs its key.
 func Prepare(cfg *config.Config) (*Prepared, error) {
+	if err := upstreamKeyNeeded(cfg); err != nil {
+		return nil, err
+	}
 	table := caps.New()
 	// The APIs register their default caps when built; built here on no store, they only
 	// fill the table (server.New keeps the overrides: a default never replaces a cap).
@@ -47,6 +51,8 @@ type Deps struct {
 	Limiter   server.Limiter
 	Logger    *slog.Logger
 	AccessLog *server.AccessLog
+	// Upstream, if set, reads through to another API (serve --upstream: a mirror.Fetcher).
+	Upstream server.Upstream
 }
 
 // Server builds the HTTP handler. Keys and failed-key limits run on the wall clock even
@@ -70,5 +76,15 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		Limits:      c.Limits,
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
+		Upstream: d.Upstream,
 	})
+}
+
+// upstreamKeyNeeded refuses an upstream without its key before anything is opened: every
+// read-through would be refused, and the server would look like it had no upstream.
+func upstreamKeyNeeded(cfg *config.Config) error {
+	if cfg.Upstream != "" && cfg.UpstreamKey == "" {
+		return errors.New("--upstream needs --upstream-key (or SPORTSDB_UPSTREAM_KEY, or a file named by SPORTSDB_UPSTREAM_KEY_FILE)")
+	}
+	return nil
 }

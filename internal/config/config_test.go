@@ -192,8 +192,9 @@ func TestHelpAndClock(t *testing.T) {
 	}
 }
 
-// The table is whole: defaults pass their own checks, names and variables are unique, and
-// every row says which commands take it.
+// The table is whole: defaults pass their own checks, flags are unique, a variable is
+// unique among a command's options (serve's --upstream and mirror's --from share one, so a
+// mirror and a server beside it read the same), and every row says which commands take it.
 func TestTable(t *testing.T) {
 	d := Defaults()
 	if d.Addr != "127.0.0.1:8080" || d.CacheMB != 64 || d.Limits[store.Free] != 30 || d.LogFormat != "text" {
@@ -201,7 +202,11 @@ func TestTable(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, o := range Options {
-		for _, k := range []string{"--" + o.Name, o.Env} {
+		keys := []string{"--" + o.Name}
+		for _, cmd := range o.Commands {
+			keys = append(keys, cmd+" "+o.Env)
+		}
+		for _, k := range keys {
 			if k != "--" && seen[k] {
 				t.Errorf("%s twice", k)
 			}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"sportsdb/internal/api/caps"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -41,6 +42,16 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// CORSOrigins are the origins a browser may call from; empty allows any ("*").
 	CORSOrigins []string
+	// Upstream is a TheSportsDB-compatible API's base URL, UpstreamKey its key (a secret),
+	// UpstreamRate the most requests to it in any rolling 60 s (0: the mirror's default).
+	Upstream     string
+	UpstreamKey  string
+	UpstreamRate int
+	// MirrorLeagues limits a mirror to these league ids; MirrorSeasons to each league's most
+	// recent seasons (0: all); MirrorFollow keeps it running.
+	MirrorLeagues []string
+	MirrorSeasons int
+	MirrorFollow  bool
 	// Drain is how long serve keeps answering (with Connection: close, /readyz 503) after
 	// SIGTERM before it stops accepting.
 	Drain     time.Duration
@@ -85,9 +96,12 @@ func (o *Option) Bool() bool { return o.Arg == "" && o.Name != "" }
 
 // The commands that take an option.
 var (
-	dbCommands = []string{"serve", "import", "export", "gen", "keys add", "keys list", "keys revoke", "migrate"}
-	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke"}
+	dbCommands = []string{"serve", "import", "export", "gen", "keys add", "keys list", "keys revoke", "migrate", "mirror"}
+	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke", "mirror"}
 	serveOnly  = []string{"serve"}
+	mirrorOnly = []string{"mirror"}
+	// serving is the long-running commands: they log and may share limits through Redis.
+	serving = []string{"serve", "mirror"}
 )
 
 // Options is the table of every setting.
@@ -97,9 +111,10 @@ var Options = []Option{
 	{Name: "db", Env: "SPORTSDB_DB", Default: "sportsdb.db", Arg: "DSN", Help: "SQLite file path or postgres:// URL",
 		Secret: true, Commands: dbCommands, Set: func(c *Config, v string) error { c.DB = v; return backend.Check(v) }},
 	{Name: "redis", Env: "SPORTSDB_REDIS", Arg: "URL", Help: "Redis URL to share rate limits between replicas (redis://host:6379/0)",
-		Secret: true, Commands: serveOnly, Set: func(c *Config, v string) error { c.Redis = v; return redisURL(v) }},
-	{Name: "caps", Env: "SPORTSDB_CAPS", Arg: "FILE", Help: "JSON file overriding record caps per endpoint and tier",
-		Commands: serveOnly, Set: func(c *Config, v string) error { c.Caps = v; return readable(v) }},
+		Secret: true, Commands: serving, Set: func(c *Config, v string) error { c.Redis = v; return redisURL(v) }},
+	{Name: "caps", Env: "SPORTSDB_CAPS", Default: "documented", Arg: "PROFILE|FILE",
+		Help:     "record caps per endpoint and tier: a built-in profile (" + caps.ProfileNames() + ") or a JSON file overriding them",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.Caps = v; return capsSource(v) }},
 	{Name: "limits", Env: "SPORTSDB_LIMITS", Default: "free:30,premium:100,business:120", Arg: "LIST",
 		Help: "requests per rolling minute of each tier", Commands: serveOnly,
 		Set: func(c *Config, v string) (err error) { c.Limits, err = server.ParseLimits(v); return err }},
@@ -111,9 +126,9 @@ var Options = []Option{
 	{Name: "cache-dir", Env: "SPORTSDB_CACHE_DIR", Arg: "DIR", Help: "directory for those files (default: the system's temporary directory)",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.CacheDir = v; return directory(v) }},
 	{Name: "log-level", Env: "SPORTSDB_LOG_LEVEL", Default: "info", Arg: "LEVEL", Help: "debug, info, warn or error",
-		Commands: serveOnly, Set: func(c *Config, v string) error { return logLevel(&c.LogLevel, v) }},
+		Commands: serving, Set: func(c *Config, v string) error { return logLevel(&c.LogLevel, v) }},
 	{Name: "log-format", Env: "SPORTSDB_LOG_FORMAT", Default: "text", Arg: "FORMAT", Help: "text or json",
-		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.LogFormat, err = oneOf(v, "text", "json"); return err }},
+		Commands: serving, Set: func(c *Config, v string) (err error) { c.LogFormat, err = oneOf(v, "text", "json"); return err }},
 	{Name: "key-fails", Env: "SPORTSDB_KEY_FAILS", Default: "20", Arg: "N", Help: "failed key checks allowed per client address per minute",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.KeyFails, err = atLeast(v, 1); return err }},
 	{Name: "trust-proxy", Env: "SPORTSDB_TRUST_PROXY", Default: "false", Help: "take the client address from X-Forwarded-For (only behind a reverse proxy)",
@@ -138,6 +153,26 @@ var Options = []Option{
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { return tier(&c.Tier, v) }},
 	{Name: "label", Env: "SPORTSDB_LABEL", Arg: "TEXT", Help: "a note stored with the key",
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.Label = v; return nil }},
+	{Name: "from", Env: "SPORTSDB_UPSTREAM", Arg: "URL", Help: "the upstream's base URL, like https://www.thesportsdb.com or http://127.0.0.1:8081",
+		Required: true, Commands: mirrorOnly, Set: func(c *Config, v string) error { c.Upstream = v; return baseURL(v) }},
+	{Name: "key", Env: "SPORTSDB_UPSTREAM_KEY", Arg: "KEY", Help: "the upstream's API key (never printed or logged)",
+		Secret: true, Required: true, Commands: mirrorOnly, Set: func(c *Config, v string) error { c.UpstreamKey = v; return nil }},
+	{Name: "rate", Env: "SPORTSDB_UPSTREAM_RATE", Default: "0", Arg: "N", Help: "most requests to the upstream in any rolling 60 s; 0: 100, or 30 for a free key",
+		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.UpstreamRate, err = atLeast(v, 0); return err }},
+	// serve's read-through sets the same variables as mirror, so a mirror and a server beside
+	// it share one upstream, key and budget.
+	{Name: "upstream", Env: "SPORTSDB_UPSTREAM", Arg: "URL", Help: "read through to this upstream API for answers the store cannot give (see docs/MIRROR.md)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.Upstream = v; return baseURL(v) }},
+	{Name: "upstream-key", Env: "SPORTSDB_UPSTREAM_KEY", Arg: "KEY", Help: "the upstream's API key, needed with --upstream (never printed or logged)",
+		Secret: true, Commands: serveOnly, Set: func(c *Config, v string) error { c.UpstreamKey = v; return nil }},
+	{Name: "upstream-rate", Env: "SPORTSDB_UPSTREAM_RATE", Default: "0", Arg: "N", Help: "most requests to the upstream in any rolling 60 s, shared with a mirror of the same key; 0: 100 (set 30 for a free key)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.UpstreamRate, err = atLeast(v, 0); return err }},
+	{Name: "leagues", Env: "SPORTSDB_MIRROR_LEAGUES", Arg: "ID,...", Help: "league ids to mirror, with what they reference (default: every league)",
+		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorLeagues, err = ids(v); return err }},
+	{Name: "seasons", Env: "SPORTSDB_MIRROR_SEASONS", Default: "0", Arg: "N", Help: "most recent seasons of each league to mirror; 0: all",
+		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorSeasons, err = atLeast(v, 0); return err }},
+	{Name: "follow", Env: "SPORTSDB_MIRROR_FOLLOW", Default: "false", Help: "keep running: live scores every 30 s while a game is on, next and previous events hourly, the rest daily",
+		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorFollow, err = parseBool(v); return err }},
 	{Env: "SPORTSDB_NOW", Arg: "TIME", Help: "pins the data clock (RFC 3339, like 2026-10-05T12:00:00Z), for demos and tests",
 		Commands: nowUsers, Set: func(c *Config, v string) error { return instant(&c.Now, v) }},
 }
@@ -197,6 +232,34 @@ func origins(v string) ([]string, error) {
 			return nil, fmt.Errorf("want origins like https://app.example separated by commas; %q is not one", part)
 		}
 		out = append(out, u.Scheme+"://"+u.Host)
+	}
+	return out, nil
+}
+
+// baseURL reads an http or https base URL; "" is none (Required says when one is needed).
+func baseURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
+		return fmt.Errorf("want an http:// or https:// base URL")
+	}
+	return nil
+}
+
+// ids reads a comma list of record ids (digits).
+func ids(v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if strings.Trim(part, "0123456789") != "" {
+			return nil, fmt.Errorf("want ids (numbers) separated by commas; %q is not one", part)
+		}
+		out = append(out, part)
 	}
 	return out, nil
 }
@@ -297,6 +360,17 @@ func requestURL(v string) error {
 	}
 	if u, err := url.Parse(v); err != nil || u.Path == "" {
 		return fmt.Errorf("want the URL of a request, like https://www.thesportsdb.com/api/v1/json/123/lookupteam.php?id=133604")
+	}
+	return nil
+}
+
+// capsSource accepts a built-in caps profile's name, else a file that can be read.
+func capsSource(v string) error {
+	if caps.IsProfile(v) {
+		return nil
+	}
+	if err := readable(v); err != nil {
+		return fmt.Errorf("%w (or a caps profile: %s)", err, caps.ProfileNames())
 	}
 	return nil
 }

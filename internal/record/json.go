@@ -125,6 +125,10 @@ func AppendValue(b []byte, field string, val Value, numericIDs bool) []byte {
 	return AppendString(b, val.S)
 }
 
+// IsIDField says whether a field is an id (idTeam, idLeague): search answers send those
+// holding an integer as JSON numbers.
+func IsIDField(f string) bool { return isIDField(f) }
+
 func isIDField(f string) bool {
 	return len(f) > 2 && f[0] == 'i' && f[1] == 'd' && f[2] >= 'A' && f[2] <= 'Z'
 }

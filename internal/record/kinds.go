@@ -2,6 +2,9 @@ package record
 
 // Field lists below are copied from responses of the public service (testdata/recorded) where
 // one was recorded, and from the spec otherwise. Order matters: it is the order on the wire.
+// Indexed fields include those the recorded answers are sorted on (country code, lineup
+// idPlayer, result intPosition and dateEvent, season poster strSeason, live score strStatus
+// and strProgress), so the API orders in the query.
 
 var descriptions = []string{"strDescriptionEN", "strDescriptionDE", "strDescriptionFR", "strDescriptionCN", "strDescriptionIT", "strDescriptionJP", "strDescriptionRU", "strDescriptionES", "strDescriptionPT", "strDescriptionSE", "strDescriptionNL", "strDescriptionHU", "strDescriptionNO", "strDescriptionIL", "strDescriptionPL"}
 
@@ -29,7 +32,7 @@ var (
 	// Country: the v1 list sends name_en and flag_url_32; v2 sends every field.
 	Country = newKind("country",
 		[]string{"idAPIfootball", "code", "name_en", "name_fr", "flag_url_16", "flag_url_32", "flag_url_64"},
-		key("name_en"), []Index{name("name_en")},
+		key("name_en"), []Index{name("name_en"), ix("code")},
 		map[string][]string{"v1": {"name_en", "flag_url_32"}})
 
 	League = newKind("league",
@@ -51,13 +54,13 @@ var (
 
 	SeasonPoster = newKind("seasonposter",
 		[]string{"idArt", "idLeague", "strSeason", "strDescriptionEN", "strBadge", "strPoster", "strUsername"},
-		key("idArt"), []Index{ix("idLeague")}, nil)
+		key("idArt"), []Index{ix("idLeague"), ix("strSeason")}, nil)
 
 	Team = newKind("team",
 		cat([]string{"idTeam", "idESPN", "idAPIfootball", "intLoved", "strTeam", "strTeamAlternate", "strTeamShort", "intFormedYear", "strSport", "strLeague", "idLeague", "strLeague2", "idLeague2", "strLeague3", "idLeague3", "strLeague4", "idLeague4", "strLeague5", "idLeague5", "strLeague6", "idLeague6", "strLeague7", "idLeague7", "strDivision", "idVenue", "strStadium", "strKeywords", "strRSS", "strLocation", "strWebsite", "strFacebook", "strTwitter", "strInstagram"},
 			descriptions,
 			[]string{"strColour1", "strColour2", "strColour3", "strGender", "strCountry", "strBadge", "strLogo", "strFanart1", "strFanart2", "strFanart3", "strFanart4", "strBanner", "strEquipment", "strYoutube", "strLocked"}),
-		key("idTeam"), []Index{name("strTeam"), list("strTeamAlternate"), ix("idLeague"), name("strLeague"), name("strSport"), name("strCountry")},
+		key("idTeam"), []Index{name("strTeam"), list("strTeamAlternate"), ix("idLeague"), name("strLeague"), name("strSport"), name("strCountry"), name("strTeamShort")},
 		map[string][]string{
 			"search2": {"idTeam", "strTeam", "idLeague", "strLeague", "strBadge", "strCountry", "strGender", "strLocation", "strSport"},
 			// v2 list/teams: badges and colours, no alternate names or descriptions (ours).
@@ -113,7 +116,7 @@ var (
 
 	Result = newKind("result",
 		[]string{"idResult", "idPlayer", "strPlayer", "idTeam", "idEvent", "strEvent", "strResult", "intPosition", "intPoints", "strDetail", "dateEvent", "strSeason", "strCountry", "strSport"},
-		key("idResult"), []Index{ix("idPlayer"), ix("idEvent")}, nil)
+		key("idResult"), []Index{ix("idPlayer"), ix("idEvent"), ix("intPosition"), ix("dateEvent")}, nil)
 
 	PlayerStat = newKind("playerstat",
 		[]string{"id", "idPlayer", "idTeam", "idLeague", "strSport", "strPlayer", "strTeam", "strTeamBadge", "strLeague", "strLeagueBadge", "strStatistic", "strValue", "strSeason"},
@@ -121,7 +124,7 @@ var (
 
 	Lineup = newKind("lineup",
 		[]string{"idLineup", "idEvent", "strPosition", "strHome", "strSubstitute", "intSquadNumber", "idPlayer", "strPlayer", "idTeam", "strTeam", "strCutout", "strThumb", "strRender", "strEvent", "idAPIfootball", "strPositionShort", "strFormation", "strCountry", "strSeason"},
-		key("idLineup"), []Index{ix("idEvent")},
+		key("idLineup"), []Index{ix("idEvent"), ix("idPlayer")},
 		map[string][]string{
 			"v1": {"idLineup", "idEvent", "strPosition", "strHome", "strSubstitute", "intSquadNumber", "idPlayer", "strPlayer", "idTeam", "strTeam", "strCutout", "strThumb", "strRender"},
 			"v2": {"idLineup", "idEvent", "strEvent", "idAPIfootball", "strPosition", "strPositionShort", "strFormation", "strHome", "strSubstitute", "intSquadNumber", "strCutout", "idPlayer", "strPlayer", "idTeam", "strTeam", "strCountry", "strSeason"},
@@ -148,7 +151,7 @@ var (
 
 	LiveScore = newKind("livescore",
 		[]string{"idLiveScore", "idEvent", "strSport", "idLeague", "strLeague", "intDivision", "idHomeTeam", "idAwayTeam", "strHomeTeam", "strAwayTeam", "strHomeTeamBadge", "strAwayTeamBadge", "intHomeScore", "intAwayScore", "strStatus", "strProgress", "strTimestamp", "strEventTime", "dateEvent", "updated"},
-		key("idLiveScore"), []Index{name("strSport"), ix("idLeague")}, nil)
+		key("idLiveScore"), []Index{name("strSport"), ix("idLeague"), ix("strStatus"), ix("strProgress")}, nil)
 )
 
 // Kinds lists every kind, parents before children; import, export and migrations use this order.

@@ -12,7 +12,8 @@ import (
 // AccessLog writes the line logged for every request, in the form slog's text or JSON
 // handler gives it (time, level, msg "request", then method, path, route, status, bytes, ms
 // and remote), formatted by hand into a reused buffer: through slog, with its records and
-// attribute walks, the access log was 4-7% of the server's CPU under load. Each line reaches
+// attribute walks, the access log was a measurable share of the server's CPU under load
+// (docs/PERFORMANCE.md, "Measured decisions in the code"). Each line reaches
 // the writer in one Write.
 type AccessLog struct {
 	w    io.Writer

@@ -41,8 +41,8 @@ const (
 	defaultCacheBytes = 64 << 20
 	defaultSpillBytes = 1 << 30
 	// spillMinBytes is the size from which an answer is kept in a file rather than memory.
-	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory (measured
-	// at full scale), and the answers in files live in the system's file cache rather than in
+	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory
+	// (docs/PERFORMANCE.md), and the answers in files live in the system's file cache rather than in
 	// the server's heap, where the garbage collector doubles what they take.
 	spillMinBytes  = 16 << 10
 	cacheTTL       = 5 * time.Second
@@ -125,16 +125,12 @@ func cacheKey(r *http.Request, t target, tier store.Tier) string {
 	}
 	var b strings.Builder
 	b.WriteString(class)
-	switch {
-	case t.legacyLivescore:
-		b.WriteString("|L|")
-	case t.version == "v1":
-		b.WriteString("|1|")
-		b.WriteString(t.file)
-	default:
-		b.WriteString("|2|")
-		b.WriteString(strings.Join(t.segments, "\x00"))
-	}
+	// The route names the endpoint (and the form, where forms answer differently); the
+	// arguments are its path parameters.
+	b.WriteByte('|')
+	b.WriteString(t.Route)
+	b.WriteByte('|')
+	b.WriteString(strings.Join(t.Args, "\x00"))
 	b.WriteByte('?')
 	b.WriteString(r.URL.RawQuery)
 	return b.String()

@@ -73,6 +73,9 @@ func (s *Server) commonHeaders(h http.Header, r *http.Request, path string) {
 	}
 }
 
+// routePreflight labels preflights in logs and metrics: one route for every API path.
+const routePreflight = "preflight"
+
 // otherMethod answers a method other than GET and HEAD, and returns the route it names: a
 // preflight on an API path gets 204, anything else 405.
 func (s *Server) otherMethod(w http.ResponseWriter, r *http.Request, path string) string {
@@ -91,5 +94,5 @@ func (s *Server) otherMethod(w http.ResponseWriter, r *http.Request, path string
 	h["Access-Control-Allow-Headers"] = corsHeaders
 	h["Access-Control-Max-Age"] = corsMaxAge
 	w.WriteHeader(http.StatusNoContent)
-	return "preflight"
+	return routePreflight
 }

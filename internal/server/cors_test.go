@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"sportsdb/internal/server"
@@ -68,6 +69,9 @@ func TestPreflight(t *testing.T) {
 	}
 	if w := c.get("/api/v1/json/123/all_sports.php", "192.0.2.1:1"); w.Code != 200 {
 		t.Fatalf("after preflights the free key's only request: %d, want 200", w.Code)
+	}
+	if m := c.get("/metrics", "192.0.2.1:1").Body.String(); !strings.Contains(m, `sportsdb_http_requests_total{code="204",route="preflight"} 10`) {
+		t.Errorf("preflights are not counted under their own route:\n%s", m)
 	}
 	for _, tc := range []struct{ method, path, allow string }{
 		{http.MethodPost, "/api/v1/json/123/all_sports.php", "GET, HEAD, OPTIONS"},

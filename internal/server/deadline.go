@@ -9,8 +9,8 @@ import (
 
 // lazyDeadline is a request's context with a deadline, whose timer is made only when
 // something waits on it (Done, or a context derived from it). An answer served from the
-// response cache never waits, and context.WithTimeout on every request was 4% of the
-// server's CPU under load. Until then Err reads the clock instead; from then on it behaves as
+// response cache never waits, and context.WithTimeout on every request was a measurable share
+// of the server's CPU under load (docs/PERFORMANCE.md). Until then Err reads the clock instead; from then on it behaves as
 // context.WithDeadline(parent, deadline).
 type lazyDeadline struct {
 	parent   context.Context

@@ -55,7 +55,7 @@ func TestCacheWaitsEndNamed(t *testing.T) {
 			tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
 			request := func(ctx context.Context) *http.Request {
 				req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=1", nil)
-				return req.WithContext(respond.NewContext(ctx, tg.route, log))
+				return req.WithContext(respond.NewContext(ctx, tg.Route, log))
 			}
 			if tc.version == nil { // a first request computes, and holds the answer back
 				go c.serve(httptest.NewRecorder(), request(context.Background()), tg, store.Premium, next)

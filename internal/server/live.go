@@ -51,8 +51,7 @@ func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
 	}, true
 }
 
-// liveWords are the first segments of live paths with the key in X-API-KEY; the access log
-// keeps them (scrubPath), as it keeps v2 groups.
+// liveWords are the first segments of live paths with the key in X-API-KEY.
 var liveWords = map[string]bool{"changes": true, "stream": true}
 
 // liveTarget is a request for the change feed or a stream.
@@ -99,6 +98,17 @@ func parseLive(rawPath string) (t liveTarget, ok bool) {
 		return t, false
 	}
 	return t, true
+}
+
+// logPath is the path the access log shows: as sent when the key came in X-API-KEY, with the
+// key segment as {key} otherwise.
+func (t liveTarget) logPath(rawPath string) string {
+	if t.headerKey {
+		return clip(rawPath)
+	}
+	rest := strings.TrimPrefix(rawPath, "/api/v2/json/")
+	_, after, _ := strings.Cut(rest, "/")
+	return clip("/api/v2/json/{key}/" + after)
 }
 
 // serveLive answers the change feed and the streams: a premium key, counted against the

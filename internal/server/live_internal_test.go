@@ -15,12 +15,13 @@ func TestLivePathsAndRoutes(t *testing.T) {
 		{"/api/v2/json/SECRETKEY/stream/livescore/Soccer/", "/api/v2/json/{key}/stream/livescore/Soccer/", "v2/stream/livescore", "soccer"},
 	}
 	for _, tc := range cases {
-		if got := scrubPath(tc.path); got != tc.scrubbed {
-			t.Errorf("scrubPath(%s) = %s, want %s", tc.path, got, tc.scrubbed)
-		}
 		lt, ok := parseLive(tc.path)
 		if !ok || lt.route != tc.route || lt.sport != tc.sport {
 			t.Errorf("parseLive(%s) = %+v, %v; want route %s, sport %q", tc.path, lt, ok, tc.route, tc.sport)
+			continue
+		}
+		if got := scrubPath(lt.logPath(tc.path), lt.route, target{}); got != tc.scrubbed {
+			t.Errorf("the log shows %s as %s, want %s", tc.path, got, tc.scrubbed)
 		}
 	}
 	for _, p := range []string{"/api/v2/json/stream", "/api/v2/json/stream/other", "/api/v2/json/KEY/stream/changes/x",

@@ -24,6 +24,7 @@ import (
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/openapi"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/store"
 )
@@ -59,6 +60,10 @@ type Config struct {
 	CacheDir string
 	// CacheDiskBytes bounds those files (default 1 GiB); negative keeps every answer in memory.
 	CacheDiskBytes int64
+	// Upstream, if set, reads through to another API for answers the store cannot give
+	// (upstream.go); UpstreamTimeout bounds a request's wait for it (default 5 s).
+	Upstream        Upstream
+	UpstreamTimeout time.Duration
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -75,6 +80,7 @@ type Server struct {
 	metrics *metrics
 	cache   *responseCache
 	cors    corsPolicy
+	docs    *openapi.Handler
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
 	live     *liveState // change feed and streams (live.go)
@@ -119,7 +125,9 @@ func New(cfg Config) *Server {
 		cfg.Limits = DefaultLimits
 	}
 	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps}
-	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), metrics: newMetrics(), cors: newCORSPolicy(cfg.CORSOrigins)}
+	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
+	s.docs = openapi.NewHandler(func() openapi.Source { return openapi.For(s.v1, s.v2, cfg.Caps, version()) })
+	s.metrics = newMetrics(s.routeNames())
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
 	}
@@ -150,9 +158,10 @@ func (s *Server) Close() error { return s.cache.Close() }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
-	route := "other"
+	route := api.OtherRoute
 	addr := s.clientAddr(r)
 	path := r.URL.EscapedPath()
+	var t target
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("panic", "route", route, "panic", p, "stack", string(debug.Stack()))
@@ -163,12 +172,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d := time.Since(start)
 		s.metrics.observe(route, rec.status, d)
 		if s.cfg.AccessLog != nil {
-			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path),
+			s.cfg.AccessLog.write(start.Add(d), accessEntry{method: r.Method, path: scrubPath(path, route, t),
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
 	s.commonHeaders(rec.Header(), r, path)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		t, _ = s.match(path) // only for the log: a preflight's path is shown with {key}
 		route = s.otherMethod(rec, r, path)
 		return
 	}
@@ -186,51 +196,59 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.handler().ServeHTTP(rec, r)
 		return
 	}
+	if name, ok := s.docs.Route(path); ok {
+		route = name
+		s.serveDocs(rec, r)
+		return
+	}
+	if strings.HasPrefix(path, "/calendar/") {
+		s.serveCalendar(rec, r, addr, &path, &route)
+		return
+	}
 	if lt, ok := parseLive(path); ok {
-		route = lt.route
+		route, path = lt.route, lt.logPath(path)
 		s.serveLive(rec, r, lt, addr)
 		return
 	}
-	t, ok := parseTarget(path)
-	if !ok {
+	var ok bool
+	if t, ok = s.match(path); !ok {
 		s.fail(rec, r, respond.ErrNotFound)
 		return
 	}
-	route = t.route
+	route = t.Route
 	// One context for the rest of the request: its route and logger, for logs, and its
 	// deadline, which bounds the key lookup and the limiter as well as the answer.
 	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout)
 	defer ctx.stop()
-	s.serveAPI(rec, r.WithContext(ctx), t, addr)
+	s.serveAPI(rec, r.WithContext(ctx), t, addr, &route)
 }
 
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string) {
-	key := t.pathKey
-	if t.headerKey {
+// serveAPI answers an API path. A refused key names no endpoint: route becomes OtherRoute.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string, route *string) {
+	key := t.Key
+	if t.HeaderKey {
 		key = r.Header.Get("X-API-KEY")
 	}
 	k, err := s.cfg.Auth.Resolve(r.Context(), key)
 	if err != nil {
+		if errors.Is(err, auth.ErrUnknownKey) {
+			*route = api.OtherRoute // a refused key names no endpoint
+		}
 		s.refuseKey(w, r, addr, err)
 		return
 	}
 	// Refused before it is counted: a call the key may not make costs it no quota.
-	if t.premiumOnly && k.Tier == store.Free {
+	if t.PremiumOnly && k.Tier == store.Free {
 		s.fail(w, r, respond.ErrPremiumNeeded)
 		return
 	}
 	if !s.admit(w, r, k) {
 		return
 	}
+	r, stop := s.waitForUpstream(r)
+	defer stop()
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case t.legacyLivescore:
-			s.v1.ServeV2Livescore(w, r, k.Tier)
-		case t.version == "v1":
-			s.v1.Serve(w, r, t.file, k.Tier)
-		default:
-			s.v2.Serve(w, r, t.segments, k.Tier)
-		}
+		s.answer(w, r, t, k.Tier)
 	})
 }
 
@@ -297,37 +315,38 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 
 func quote(s string) string { return string(appendQuoted(nil, s)) }
 
-// scrubPath replaces the key segment of v1 paths and of key-in-path v2 aliases with {key},
-// so access logs never hold a key.
-func scrubPath(p string) string {
-	// slash[i] is where the i-th slash is: the segments before the fifth are "", "api", the
-	// version and "json"; the fifth is the key, or a v2 group.
-	var slash [5]int
-	n := 0
-	for i := 0; i < len(p) && n < len(slash); i++ {
-		if p[i] == '/' {
-			slash[n] = i
-			n++
-		}
-	}
-	if n < 4 || p[slash[0]+1:slash[1]] != "api" || p[slash[2]+1:slash[3]] != "json" {
+// scrubPath is the path an access log line shows, never a key. A path a route table names
+// is shown with its key segment as {key}. Any other API-like path may hold a key in any
+// segment (//api/..., /API/..., dot segments, escapes, unknown files), so it is shown as its
+// route name only; the server's own paths (healthz, readyz, metrics, and a calendar path,
+// whose key serveCalendar has already replaced, and a live path, whose key ServeHTTP has) are
+// shown as sent. A route that is neither
+// (a preflight, say) on a path no table names is shown as its route alone.
+func scrubPath(p, route string, t target) string {
+	switch {
+	case t.mount == nil && ownRoute(route):
+		return p
+	case t.mount == nil || !t.Known():
+		return "{" + api.OtherRoute + "}"
+	case t.HeaderKey:
 		return clip(p)
 	}
+	// api.SplitPath read the path as /api/vN/json/{key}/...: the key is its fifth segment.
+	const prefix = len("/api/vN/json/")
 	end := len(p)
-	if n == 5 {
-		end = slash[4]
+	if i := strings.IndexByte(p[prefix:], '/'); i >= 0 {
+		end = prefix + i
 	}
-	seg := p[slash[3]+1 : end]
-	switch p[slash[1]+1 : slash[2]] {
-	case "v1":
-	case "v2":
-		if name, err := unescape(seg); err == nil && (v2Groups[name] || isPHP(name) || liveWords[name]) {
-			return clip(p)
-		}
-	default:
-		return clip(p)
+	return clip(p[:prefix] + "{key}" + p[end:])
+}
+
+// ownRoute says whether a route is one of the server's own paths, which hold no key as sent.
+func ownRoute(route string) bool {
+	switch route {
+	case "healthz", "readyz", "metrics":
+		return true
 	}
-	return clip(p[:slash[3]+1] + "{key}" + p[end:])
+	return strings.HasPrefix(route, "calendar/") || strings.HasPrefix(route, "v2/changes") || strings.HasPrefix(route, "v2/stream/")
 }
 
 // clip shortens a path for the log.

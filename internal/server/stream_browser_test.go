@@ -6,7 +6,6 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -54,13 +53,7 @@ func TestBrowserEventSourceReceivesChanges(t *testing.T) {
 // under CI, which must run it.
 func chromiumDOM(t *testing.T, url string) string {
 	t.Helper()
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed; CI must run the browser test (apt-get install chromium)")
-		}
-		t.Skip("chromium is not installed")
-	}
+	chromium := needChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",

@@ -66,7 +66,7 @@ type Order struct {
 }
 
 // Query asks for records of one kind. Every field in Where and OrderBy must be indexed on
-// the kind with the given Norm. Records come in OrderBy order, then in insertion order.
+// the kind with the given Norm; OrderBy may also name the kind's one key field (its id). Records come in OrderBy order, then in insertion order.
 // Limit 0 means no limit.
 type Query struct {
 	Kind    *record.Kind

@@ -61,10 +61,14 @@ func (t *Table) Limit(name string, tier store.Tier) int {
 	return n
 }
 
-// LoadFile reads a JSON caps file, {"v1/searchteams.php": {"free": 1, "premium": 100}, ...},
-// and overrides the caps it names. A name no endpoint registers is an error, so a typo does
-// not pass silently; call it after every Default.
+// LoadFile applies the value of --caps: a built-in profile's name (Profiles), or a JSON caps
+// file, {"v1/searchteams.php": {"free": 1, "premium": 100}, ...}, that overrides the caps it
+// names. A name no endpoint registers is an error, so a typo does not pass silently; call it
+// after every Default. A file whose name is a profile's is read as ./name.
 func (t *Table) LoadFile(path string) error {
+	if over, ok := Profiles[path]; ok {
+		return t.override("caps profile "+path, over)
+	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("caps file: %w", err)
@@ -73,14 +77,19 @@ func (t *Table) LoadFile(path string) error {
 	if err := json.Unmarshal(raw, &over); err != nil {
 		return fmt.Errorf("caps file %s: %w", path, err)
 	}
+	return t.override("caps file "+path, over)
+}
+
+// override replaces the caps named in over; source names where they come from in errors.
+func (t *Table) override(source string, over map[string]Cap) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for name, c := range over {
 		if _, ok := t.caps[name]; !ok {
-			return fmt.Errorf("caps file %s: unknown endpoint %q", path, name)
+			return fmt.Errorf("%s: unknown endpoint %q", source, name)
 		}
 		if c.Free < 0 || c.Premium < 0 {
-			return fmt.Errorf("caps file %s: %s: caps must not be negative", path, name)
+			return fmt.Errorf("%s: %s: caps must not be negative", source, name)
 		}
 		t.caps[name] = c
 	}

@@ -34,9 +34,13 @@ func BenchmarkServe(b *testing.B) {
 		file, q, _ := strings.Cut(c.fq, "?")
 		b.Run(c.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/"+file+"?"+q, nil)
+			tg, ok := a.Match("v1", []string{"k", file})
+			if !ok || !tg.Known() {
+				b.Fatalf("%s is no v1 file", file)
+			}
 			for b.Loop() {
 				rec := httptest.NewRecorder()
-				a.Serve(rec, req, file, c.tier)
+				a.Serve(rec, req, tg, c.tier)
 				if rec.Code != 200 {
 					b.Fatalf("status %d", rec.Code)
 				}

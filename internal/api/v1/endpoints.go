@@ -1,120 +1,90 @@
 package v1
 
 import (
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
 // endpoint is one row of the v1 table: a file, what it reads, what it answers with.
-type endpoint struct {
-	file   string // the .php file after the key segment
-	params string // the parameters it reads, as DECISIONS.md lists them
-	key    string // the record key of the answer
-	kind   *record.Kind
-	view   string // the view records are written with
-	cap    caps.Cap
-	// capAs names another file whose cap applies (the older live score feed).
-	capAs string
-	build func(*request) (answer, error)
-}
+type endpoint = api.Endpoint[params]
 
-func (ep *endpoint) capFile() string {
-	if ep.capAs != "" {
-		return ep.capAs
-	}
-	return ep.file
-}
+// answerFunc is the answer function of a v1 row.
+type answerFunc = func(*api.Request, params) (api.Answer, error)
 
 func c(free, premium int) caps.Cap { return caps.Cap{Free: free, Premium: premium} }
+
+// Orders of the rows, read from the recorded answers (testdata/recorded): most lists come
+// by id, ascending; names sort folded, ties by id; an event's results by position, a
+// player's latest first; countries by code. A row without Order keeps stored order.
+func o(orders ...store.Order) []store.Order { return orders }
+
+func byID(field string) []store.Order { return o(api.ByID(field)) }
+
+func byName(name, id string) []store.Order { return o(api.ByName(name), api.ByID(id)) }
+
+// Results: an event's by intPosition, a player's latest first.
+var (
+	byPosition    = o(store.Order{Field: "intPosition", Numeric: true}, api.ByID("idResult"))
+	latestResults = o(api.Desc("dateEvent"), api.ByID("idResult"))
+)
+
+// latest: the latest event first, then by id.
+var latest = api.LatestFirst
 
 // uncapped answers every record (bounded by caps.Ceiling).
 var uncapped = c(caps.Unlimited, caps.Unlimited)
 
 // endpoints lists every v1 file in the order of DECISIONS.md section 1 (the spec's tables).
 var endpoints = []*endpoint{
-	{"searchteams.php", "t", "teams", record.Team, "full", c(1, 100), "", searchTeams},
-	{"searchevents.php", "e, s or d, f", "event", record.Event, "full", c(1, 10), "", searchEvents},
-	{"searchfilename.php", "e, s", "event", record.Event, "full", c(1, 10), "", searchFilename},
-	{"searchplayers.php", "p", "player", record.Player, "search", c(1, 10), "", searchPlayers},
-	{"searchvenues.php", "v", "venues", record.Venue, "full", c(1, 10), "", searchVenues},
-	{"lookupleague.php", "id", "leagues", record.League, "full", c(1, 1), "", lookup},
-	{"lookuptable.php", "l, s", "table", record.Standing, "full", c(5, 100), "", lookupTable},
-	{"lookupteam.php", "id", "teams", record.Team, "full", c(1, 1), "", lookup},
-	{"lookupequipment.php", "id", "equipment", record.Equipment, "full", c(2, 100), "", childrenOf("idTeam")},
-	{"lookupplayer.php", "id", "players", record.Player, "full", c(1, 1), "", lookup},
-	{"lookuphonours.php", "id", "honours", record.Honour, "full", c(5, 500), "", childrenOf("idPlayer")},
-	{"lookupformerteams.php", "id", "formerteams", record.FormerTeam, "full", c(5, 100), "", childrenOf("idPlayer")},
-	{"lookupmilestones.php", "id", "milestones", record.Milestone, "full", c(5, 100), "", childrenOf("idPlayer")},
-	{"lookupcontracts.php", "id", "contracts", record.Contract, "full", c(1, 100), "", childrenOf("idPlayer")},
-	{"lookuptv.php", "id", "tvevent", record.TV, "full", c(2, 100), "", childrenOf("idEvent")},
-	{"playerresults.php", "id", "results", record.Result, "full", c(5, 500), "", childrenOf("idPlayer")},
-	{"lookupplayerstats.php", "id", "playerstats", record.PlayerStat, "full", c(10, 10000), "", childrenOf("idPlayer")},
-	{"lookupevent.php", "id", "events", record.Event, "full", c(1, 1), "", lookup},
-	{"eventresults.php", "id", "results", record.Result, "full", c(5, 100), "", childrenOf("idEvent")},
-	{"lookuplineup.php", "id", "lineup", record.Lineup, "v1", c(5, 100), "", childrenOf("idEvent")},
-	{"lookuptimeline.php", "id", "timeline", record.Timeline, "full", c(5, 100), "", childrenOf("idEvent")},
-	{"lookupeventstats.php", "id", "eventstats", record.EventStat, "full", c(5, 100), "", childrenOf("idEvent")},
-	{"lookupvenue.php", "id", "venues", record.Venue, "full", c(1, 1), "", lookup},
-	{"all_sports.php", "", "sports", record.Sport, "full", c(2, 50), "", all},
-	{"all_countries.php", "", "countries", record.Country, "v1", c(50, 500), "", all},
-	{"all_leagues.php", "", "leagues", record.League, "list", c(10, 3000), "", allLeagues},
-	{"search_all_leagues.php", "c, s", "countries", record.League, "full", c(10, 100), "", leaguesOfCountry},
-	{"search_all_seasons.php", "id, badge, poster, description", "seasons", record.Season, "name", c(5, 500), "", seasons},
-	{"search_all_teams.php", "l, or s and c", "teams", record.Team, "full", c(10, 3000), "", teamsOf},
-	{"lookup_all_players.php", "id", "player", record.Player, "full", c(10, 3000), "", squad},
-	{"eventsnext.php", "id", "events", record.Event, "full", c(1, 10), "", teamEvents(true)},
-	{"eventslast.php", "id", "results", record.Event, "full", c(1, 10), "", teamEvents(false)},
-	{"eventsnextleague.php", "id", "events", record.Event, "full", c(1, 20), "", leagueEvents(true)},
-	{"eventspastleague.php", "id", "events", record.Event, "full", c(1, 20), "", leagueEvents(false)},
-	{"eventsday.php", "d, s, l", "events", record.Event, "full", c(3, 1500), "", eventsDay},
-	{"eventsseason.php", "id, s", "events", record.Event, "summary", c(15, 3000), "", eventsSeason},
-	{"eventsround.php", "id, r, s", "events", record.Event, "full", uncapped, "", eventsRound},
-	{"eventstv.php", "d [s [a]], or c, or id", "tvevents", record.TV, "full", c(1, 1500), "", eventsTV},
-	{"eventshighlights.php", "d, l, s", "tvhighlights", record.Highlight, "v1", c(2, 50), "", highlights},
-	{"livescore.php", "s (l ignored)", "livescore", record.LiveScore, "full", uncapped, "", livescore(false)},
+	{Path: "searchteams.php", Params: "t, or sname", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(1, 100), Answer: searchTeams},
+	{Path: "searchevents.php", Params: "e, s or d, f", Key: "event", Kind: record.Event, View: "full", Order: latest, Cap: c(1, 10), Answer: searchEvents},
+	{Path: "searchfilename.php", Params: "e, s", Key: "event", Kind: record.Event, View: "full", Order: latest, Cap: c(1, 10), Answer: searchFilename},
+	{Path: "searchplayers.php", Params: "p, or t [and p]", Key: "player", Kind: record.Player, View: "search", Cap: c(1, 10), Answer: searchPlayers},
+	{Path: "searchvenues.php", Params: "v", Key: "venues", Kind: record.Venue, View: "full", Order: byName("strVenue", "idVenue"), Cap: c(1, 10), Answer: searchVenues},
+	{Path: "lookupleague.php", Params: "id", Key: "leagues", Kind: record.League, View: "full", Cap: c(1, 1), Answer: lookup},
+	{Path: "lookuptable.php", Params: "l, s", Key: "table", Kind: record.Standing, View: "full", Order: o(store.Order{Field: "intRank", Numeric: true}, api.ByID("idStanding")), Cap: c(5, 100), Answer: lookupTable},
+	{Path: "lookupteam.php", Params: "id", Key: "teams", Kind: record.Team, View: "full", Cap: c(1, 1), Answer: lookup},
+	{Path: "lookupequipment.php", Params: "id", Key: "equipment", Kind: record.Equipment, View: "full", Order: byID("idEquipment"), Cap: c(2, 100), Answer: childrenOf("idTeam")},
+	{Path: "lookupplayer.php", Params: "id", Key: "players", Kind: record.Player, View: "full", Cap: c(1, 1), Answer: lookup},
+	{Path: "lookuphonours.php", Params: "id", Key: "honours", Kind: record.Honour, View: "full", Order: byID("id"), Cap: c(5, 500), Answer: childrenOf("idPlayer")},
+	{Path: "lookupformerteams.php", Params: "id", Key: "formerteams", Kind: record.FormerTeam, View: "full", Order: byID("id"), Cap: c(5, 100), Answer: childrenOf("idPlayer")},
+	{Path: "lookupmilestones.php", Params: "id", Key: "milestones", Kind: record.Milestone, View: "full", Order: byID("id"), Cap: c(5, 100), Answer: childrenOf("idPlayer")},
+	{Path: "lookupcontracts.php", Params: "id", Key: "contracts", Kind: record.Contract, View: "full", Order: byID("id"), Cap: c(1, 100), Answer: childrenOf("idPlayer")},
+	{Path: "lookuptv.php", Params: "id", Key: "tvevent", Kind: record.TV, View: "full", Order: byID("id"), Cap: c(2, 100), Answer: childrenOf("idEvent")},
+	{Path: "playerresults.php", Params: "id", Key: "results", Kind: record.Result, View: "full", Order: latestResults, Cap: c(5, 500), Answer: childrenOf("idPlayer")},
+	{Path: "lookupplayerstats.php", Params: "id", Key: "playerstats", Kind: record.PlayerStat, View: "full", Order: byID("id"), Cap: c(10, 10000), Answer: childrenOf("idPlayer")},
+	{Path: "lookupevent.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Cap: c(1, 1), Answer: lookup},
+	{Path: "eventresults.php", Params: "id", Key: "results", Kind: record.Result, View: "full", Order: byPosition, Cap: c(5, 100), Answer: childrenOf("idEvent")},
+	{Path: "lookuplineup.php", Params: "id", Key: "lineup", Kind: record.Lineup, View: "v1", Order: byID("idPlayer"), Cap: c(5, 100), Answer: childrenOf("idEvent")},
+	{Path: "lookuptimeline.php", Params: "id", Key: "timeline", Kind: record.Timeline, View: "full", Order: byID("idTimeline"), Cap: c(5, 100), Answer: childrenOf("idEvent")},
+	{Path: "lookupeventstats.php", Params: "id", Key: "eventstats", Kind: record.EventStat, View: "full", Order: byID("idStatistic"), Cap: c(5, 100), Answer: childrenOf("idEvent")},
+	{Path: "lookupvenue.php", Params: "id", Key: "venues", Kind: record.Venue, View: "full", Cap: c(1, 1), Answer: lookup},
+	{Path: "all_sports.php", Params: "", Key: "sports", Kind: record.Sport, View: "full", Order: byID("idSport"), Cap: c(2, 50), Answer: all},
+	{Path: "all_countries.php", Params: "", Key: "countries", Kind: record.Country, View: "v1", Order: o(api.Asc("code")), Cap: c(50, 500), Answer: all},
+	{Path: "all_leagues.php", Params: "", Key: "leagues", Kind: record.League, View: "list", Order: byID("idLeague"), Cap: c(10, 3000), Answer: allLeagues},
+	{Path: "search_all_leagues.php", Params: "c, s", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), Cap: c(10, 100), Answer: leaguesOfCountry},
+	{Path: "search_all_seasons.php", Params: "id, badge, poster, description", Key: "seasons", Kind: record.Season, View: "name", Order: o(api.Asc("strSeason")), Cap: c(5, 500), Answer: seasons},
+	{Path: "search_all_teams.php", Params: "l, or s and c", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(10, 3000), Answer: teamsOf},
+	// lookup_all_teams.php, the t form of searchplayers.php and the sname form of
+	// searchteams.php are older calls real clients still send (DECISIONS section 5).
+	{Path: "lookup_all_teams.php", Params: "id", Key: "teams", Kind: record.Team, View: "full", Order: byID("idTeam"), CapOf: "v1/search_all_teams.php", Answer: childrenOf("idLeague")},
+	{Path: "lookup_all_players.php", Params: "id", Key: "player", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(10, 3000), Answer: squad},
+	{Path: "eventsnext.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 10), Answer: teamEvents(true)},
+	{Path: "eventslast.php", Params: "id", Key: "results", Kind: record.Event, View: "full", Order: api.LatestFirst, Cap: c(1, 10), Answer: teamEvents(false)},
+	{Path: "eventsnextleague.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 20), Answer: leagueEvents(true)},
+	{Path: "eventspastleague.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.LatestFirst, Cap: c(1, 20), Answer: leagueEvents(false)},
+	{Path: "eventsday.php", Params: "d, s, l", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), Cap: c(3, 1500), Answer: eventsDay},
+	{Path: "eventsseason.php", Params: "id, s", Key: "events", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(15, 3000), Answer: eventsSeason},
+	{Path: "eventsround.php", Params: "id, r, s", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), Cap: uncapped, Answer: eventsRound},
+	{Path: "eventstv.php", Params: "d [s [a]], or c, or id", Key: "tvevents", Kind: record.TV, View: "full", Order: byID("id"), Cap: c(1, 1500), Answer: eventsTV},
+	{Path: "eventshighlights.php", Params: "d, l, s", Key: "tvhighlights", Kind: record.Highlight, View: "v1", Order: byID("idEvent"), Cap: c(2, 50), Answer: highlights},
+	{Path: "livescore.php", Params: "s (l ignored)", Key: "livescore", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: uncapped, Answer: livescore(false)},
 }
 
-// legacyLivescore is /api/v2/json/{key}/livescore.php, served by ServeV2Livescore. It shares
-// the cap of livescore.php and is not a v1 file.
-var legacyLivescore = &endpoint{"livescore.php", "s, l", "events", record.LiveScore, "full", uncapped, "livescore.php", livescore(true)}
-
-// Query building blocks. Name conditions are folded by the store.
-
-func eq(field, v string) store.Cond { return store.Cond{Field: field, Op: store.Eq, Value: v} }
-
-func eqName(field, v string) store.Cond {
-	return store.Cond{Field: field, Norm: record.Name, Op: store.Eq, Value: v}
-}
-
-func containsName(field, v string) store.Cond {
-	return store.Cond{Field: field, Norm: record.Name, Op: store.Contains, Value: v}
-}
-
-func listHas(field, v string) store.Cond {
-	return store.Cond{Field: field, Norm: record.List, Op: store.ListHas, Value: v}
-}
-
-func listContains(field, v string) store.Cond {
-	return store.Cond{Field: field, Norm: record.List, Op: store.ListContains, Value: v}
-}
-
-func compare(field string, op store.Op, v string) store.Cond {
-	return store.Cond{Field: field, Op: op, Value: v}
-}
-
-func or(conds ...store.Cond) store.Cond { return store.Cond{Or: conds} }
-
-func where(conds ...store.Cond) store.Query { return store.Query{Where: conds} }
-
-// sorted returns q with its sort keys.
-func sorted(q store.Query, orders ...store.Order) store.Query {
-	q.OrderBy = orders
-	return q
-}
-
-func asc(field string) store.Order  { return store.Order{Field: field} }
-func desc(field string) store.Order { return store.Order{Field: field, Desc: true} }
-
-// byName sorts on a folded name, so accents and case do not change the order.
-func byName(field string) store.Order { return store.Order{Field: field, Norm: record.Name} }
+// legacyLivescore is the older premium live score feed, /api/v2/json/{key}/livescore.php?s=&l=
+// (DECISIONS.md section 5): premium keys only, the record key "events", l selects a league.
+// It shares the cap of livescore.php.
+var legacyLivescore = &endpoint{Path: "livescore.php", Params: "s, l", Key: "events", Kind: record.LiveScore, View: "full", Order: api.LiveOrder,
+	PremiumOnly: true, Route: "v2/livescore.php", CapOf: "v1/livescore.php", Answer: livescore(true)}

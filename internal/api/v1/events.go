@@ -10,144 +10,122 @@ import (
 	"sportsdb/internal/store"
 )
 
-// Build functions of the schedule, TV, highlight and live score rows.
+// Answer functions of the schedule, TV, highlight and live score rows.
 
-// hasTime keeps events without a strTimestamp out of next/previous: "" sorts before any time.
-var hasTime = store.Cond{Field: "strTimestamp", Op: store.NotEmpty}
-
-// timed answers the next events of a selection (strTimestamp at or after now, soonest first)
-// or the previous ones (before now, latest first), on the server's clock, and declares until
-// when the answer stands: next events until the first of them has started, previous ones
-// until the next event of the selection has.
-func (r *request) timed(sel store.Cond, next bool) ([]record.Record, error) {
-	now := r.timestamp()
-	after := sorted(where(sel, hasTime, compare("strTimestamp", store.Ge, now)), asc("strTimestamp"))
+// timed answers the next or previous events of a selection (api.Request.NextEvents).
+func timed(r *api.Request, sel store.Cond, next bool) ([]record.Record, error) {
 	if next {
-		recs, err := r.find(after)
-		if err == nil {
-			api.UntilStarts(r.ctx, recs, true)
-		}
-		return recs, err
+		return r.NextEvents(sel)
 	}
-	recs, err := r.find(sorted(where(sel, hasTime, compare("strTimestamp", store.Lt, now)), desc("strTimestamp")))
-	if err != nil {
-		return nil, err
-	}
-	after.Limit = 1
-	first, err := r.find(after)
-	if err != nil {
-		return nil, err
-	}
-	api.UntilStarts(r.ctx, first, true)
-	return recs, nil
+	return r.PreviousEvents(sel)
 }
 
 // teamEvents answers a team's next or previous events; free keys get home games only.
-func teamEvents(next bool) func(*request) (answer, error) {
-	return func(r *request) (answer, error) {
-		id, ok := r.p.id("id")
+func teamEvents(next bool) answerFunc {
+	return func(r *api.Request, p params) (api.Answer, error) {
+		id, ok := p.id("id")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		team := eq("idHomeTeam", id)
-		if r.tier != store.Free {
-			team = or(team, eq("idAwayTeam", id))
+		team := api.Eq("idHomeTeam", id)
+		if r.Tier != store.Free {
+			team = api.Or(team, api.Eq("idAwayTeam", id))
 		}
-		recs, err := r.timed(team, next)
-		return records(recs), err
+		recs, err := timed(r, team, next)
+		return api.Records(recs), err
 	}
 }
 
 // leagueEvents answers a league's next or previous events.
-func leagueEvents(next bool) func(*request) (answer, error) {
-	return func(r *request) (answer, error) {
-		id, ok := r.p.id("id")
+func leagueEvents(next bool) answerFunc {
+	return func(r *api.Request, p params) (api.Answer, error) {
+		id, ok := p.id("id")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		recs, err := r.timed(eq("idLeague", id), next)
-		return records(recs), err
+		recs, err := timed(r, api.Eq("idLeague", id), next)
+		return api.Records(recs), err
 	}
 }
 
 // eventsDay answers the events of a UTC date d, optionally of sport s and of league l (an id
 // or a name).
-func eventsDay(r *request) (answer, error) {
-	d, ok := r.p.date("d")
+func eventsDay(r *api.Request, p params) (api.Answer, error) {
+	d, ok := p.date("d")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	conds := []store.Cond{eq("dateEvent", d)}
-	sport, ok := nameConds(r, map[string]string{"s": "strSport"}, "s")
+	conds := []store.Cond{api.Eq("dateEvent", d)}
+	sport, ok := nameConds(p, map[string]string{"s": "strSport"}, "s")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
 	conds = append(conds, sport...)
-	if r.p.get("l") != "" {
-		league, ok := leagueCond(r)
+	if p.get("l") != "" {
+		league, ok := leagueCond(p)
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
 		conds = append(conds, league)
 	}
-	recs, err := r.find(sorted(where(conds...), asc("strTimestamp")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(conds...))
+	return api.Records(recs), err
 }
 
 // leagueCond reads l as a league id when it is a number, else as a league name.
-func leagueCond(r *request) (store.Cond, bool) {
-	if id, ok := r.p.id("l"); ok {
-		return eq("idLeague", id), true
+func leagueCond(p params) (store.Cond, bool) {
+	if id, ok := p.id("l"); ok {
+		return api.Eq("idLeague", id), true
 	}
-	name, ok := r.p.name("l")
-	return eqName("strLeague", name), ok
+	name, ok := p.name("l")
+	return api.EqName("strLeague", name), ok
 }
 
 // eventsSeason answers the summaries of a league season's events, in time order.
-func eventsSeason(r *request) (answer, error) {
-	id, ok := r.p.id("id")
+func eventsSeason(r *api.Request, p params) (api.Answer, error) {
+	id, ok := p.id("id")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	s, ok := r.p.text("s")
+	s, ok := p.text("s")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.find(sorted(where(eq("idLeague", id), eq("strSeason", s)), asc("strTimestamp")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(api.Eq("idLeague", id), api.Eq("strSeason", s)))
+	return api.Records(recs), err
 }
 
 // eventsRound answers a whole round to free keys; premium keys get 404, as from the public
 // service. l= instead of id=, or no round, is rejected.
-func eventsRound(r *request) (answer, error) {
-	if r.tier != store.Free {
-		return notFound, nil
+func eventsRound(r *api.Request, p params) (api.Answer, error) {
+	if r.Tier != store.Free {
+		return api.NoEndpoint, nil
 	}
-	if (!r.p.has("id") && r.p.has("l")) || r.p.get("r") == "" {
-		return rejected("Invalid League ID or no round passed"), nil
+	if (!p.has("id") && p.has("l")) || p.get("r") == "" {
+		return api.Reject("Invalid League ID or no round passed"), nil
 	}
-	id, ok := r.p.id("id")
+	id, ok := p.id("id")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	round, err := strconv.ParseUint(r.p.get("r"), 10, 31)
+	round, err := strconv.ParseUint(p.get("r"), 10, 31)
 	if err != nil {
-		return none, nil
+		return api.None, nil
 	}
-	s, ok := r.p.text("s")
+	s, ok := p.text("s")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	q := where(eq("idLeague", id), eq("intRound", strconv.FormatUint(round, 10)), eq("strSeason", s))
-	recs, err := r.find(sorted(q, asc("strTimestamp")))
-	return records(recs), err
+	q := api.Where(api.Eq("idLeague", id), api.Eq("intRound", strconv.FormatUint(round, 10)), api.Eq("strSeason", s))
+	recs, err := r.Find(q)
+	return api.Records(recs), err
 }
 
 // eventsTV answers TV listings in exactly one form: d (with s, or s and a), or c (part of a
 // channel name), or id (a channel id). Another combination is not allowed: empty body.
 // Listings by channel start at today's UTC date.
-func eventsTV(r *request) (answer, error) {
-	sent := func(k string) bool { return r.p.get(k) != "" }
+func eventsTV(r *api.Request, p params) (api.Answer, error) {
+	sent := func(k string) bool { return p.get(k) != "" }
 	d, c, id, s, a := sent("d"), sent("c"), sent("id"), sent("s"), sent("a")
 	forms := 0
 	for _, f := range []bool{d, c, id} {
@@ -157,83 +135,87 @@ func eventsTV(r *request) (answer, error) {
 	}
 	switch {
 	case forms == 0 && !s && !a:
-		return none, nil
+		return api.None, nil
 	case forms != 1 || (a && !s) || (!d && (s || a)):
-		return empty, nil
+		return api.EmptyBody, nil
 	}
 	var conds []store.Cond
 	today := func() string {
-		now := r.now()
-		clock.Until(r.ctx, clock.NextMidnight(now)) // today's listings drop out then
+		now := r.Now()
+		clock.Until(r.Ctx, clock.NextMidnight(now)) // today's listings drop out then
 		return now.Format(time.DateOnly)
 	}
 	switch {
 	case d:
-		day, ok := r.p.date("d")
+		day, ok := p.date("d")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		more, ok := nameConds(r, map[string]string{"s": "strSport", "a": "strCountry"}, "s", "a")
+		more, ok := nameConds(p, map[string]string{"s": "strSport", "a": "strCountry"}, "s", "a")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = append([]store.Cond{eq("dateEvent", day)}, more...)
+		conds = append([]store.Cond{api.Eq("dateEvent", day)}, more...)
 	case c:
-		name, ok := r.p.name("c")
+		name, ok := p.name("c")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = []store.Cond{containsName("strChannel", name), compare("dateEvent", store.Ge, today())}
+		conds = []store.Cond{api.ContainsName("strChannel", name), api.Compare("dateEvent", store.Ge, today())}
 	default:
-		ch, ok := r.p.id("id")
+		ch, ok := p.id("id")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = []store.Cond{eq("idChannel", ch), compare("dateEvent", store.Ge, today())}
+		conds = []store.Cond{api.Eq("idChannel", ch), api.Compare("dateEvent", store.Ge, today())}
 	}
-	recs, err := r.find(sorted(where(conds...), asc("strTimeStamp")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(conds...))
+	return api.Records(recs), err
 }
 
 // highlights answers the highlight videos listed on day d, optionally of league l (an id)
 // and sport s.
-func highlights(r *request) (answer, error) {
-	d, ok := r.p.date("d")
+func highlights(r *api.Request, p params) (api.Answer, error) {
+	d, ok := p.date("d")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	conds := []store.Cond{eq("dateEvent", d)}
-	if r.p.get("l") != "" {
-		id, ok := r.p.id("l")
+	conds := []store.Cond{api.Eq("dateEvent", d)}
+	if p.get("l") != "" {
+		id, ok := p.id("l")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = append(conds, eq("idLeague", id))
+		conds = append(conds, api.Eq("idLeague", id))
 	}
-	sport, ok := nameConds(r, map[string]string{"s": "strSport"}, "s")
+	sport, ok := nameConds(p, map[string]string{"s": "strSport"}, "s")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.find(where(append(conds, sport...)...))
-	return records(recs), err
+	recs, err := r.Find(api.Where(append(conds, sport...)...))
+	return api.Records(recs), err
 }
 
 // livescore answers the whole live feed, or one sport's. v1 ignores l (the public service
 // does); the older premium feed (byLeague) narrows to league l.
-func livescore(byLeague bool) func(*request) (answer, error) {
-	return func(r *request) (answer, error) {
-		conds, ok := nameConds(r, map[string]string{"s": "strSport"}, "s")
+func livescore(byLeague bool) answerFunc {
+	return func(r *api.Request, p params) (api.Answer, error) {
+		conds, ok := nameConds(p, map[string]string{"s": "strSport"}, "s")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		if byLeague && r.p.get("l") != "" {
-			id, ok := r.p.id("l")
+		if byLeague && p.get("l") != "" {
+			id, ok := p.id("l")
 			if !ok {
-				return none, nil
+				return api.None, nil
 			}
-			conds = append(conds, eq("idLeague", id))
+			conds = append(conds, api.Eq("idLeague", id))
 		}
-		recs, err := r.find(where(conds...))
-		return records(recs), err
+		q := api.Where(conds...)
+		if len(conds) == 0 {
+			q = api.Sorted(q, api.LiveByID...) // the whole feed, as recorded
+		}
+		recs, err := r.Find(q)
+		return api.Records(recs), err
 	}
 }

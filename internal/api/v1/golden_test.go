@@ -23,9 +23,13 @@ var goldens = []struct {
 }{
 	{"searchteams", store.Free, "searchteams.php?t=Arsenal"},
 	{"searchteams_premium", store.Premium, "searchteams.php?t=arsenal"},
+	{"searchteams_sname", store.Free, "searchteams.php?sname=ars"},
 	{"searchevents", store.Free, "searchevents.php?e=Arsenal_vs_Chelsea"},
 	{"searchfilename", store.Free, "searchfilename.php?e=English_Premier_League_2026-09-06_Arsenal_vs_Chelsea"},
 	{"searchplayers", store.Premium, "searchplayers.php?p=balotelli"},
+	{"searchplayers_team", store.Free, "searchplayers.php?t=Arsenal"},
+	{"searchplayers_team_name", store.Premium, "searchplayers.php?t=Arsenal&p=b"},
+	{"lookup_all_teams", store.Free, "lookup_all_teams.php?id=4328"},
 	{"searchvenues", store.Free, "searchvenues.php?v=Wembley"},
 	{"lookupleague", store.Free, "lookupleague.php?id=4328"},
 	{"lookuptable", store.Free, "lookuptable.php?l=4328"},

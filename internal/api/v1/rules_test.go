@@ -133,8 +133,10 @@ var rules = []rule{
 	{name: "live l ignored with s", path: "livescore.php?s=Soccer&l=4380", key: "livescore", field: "idLiveScore", want: []string{"1", "2"}},
 
 	// TV listings: by date (with sport, with sport and country), by channel name or id.
-	{name: "tv day free", path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"2"}},
-	{name: "tv day premium", tier: store.Premium, path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"2", "3", "1"}},
+	// By listing id, not by time: the recorded eventstv.php?d=2026-10-05 answer is the day's
+	// lowest listing id (00:20), not its earliest listing (00:00).
+	{name: "tv day free", path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"1"}},
+	{name: "tv day premium", tier: store.Premium, path: "eventstv.php?d=2026-10-05", key: "tvevents", field: "id", want: []string{"1", "2", "3"}},
 	{name: "tv day sport", tier: store.Premium, path: "eventstv.php?d=2026-10-05&s=Ice_Hockey", key: "tvevents", field: "id", want: []string{"2", "3"}},
 	{name: "tv day sport country", tier: store.Premium, path: "eventstv.php?d=2026-10-05&s=Ice_Hockey&a=Canada", key: "tvevents", field: "id", want: []string{"2"}},
 	{name: "tv a without s", path: "eventstv.php?d=2026-10-05&a=Canada", body: "-"},
@@ -182,7 +184,7 @@ var rules = []rule{
 	{name: "event season and date", path: "searchevents.php?e=Arsenal_vs_Chelsea&s=2016-2017&d=2017-05-27", body: "-"},
 	{name: "event by filename", path: "searchfilename.php?e=English_Premier_League_2017-05-27_Arsenal_vs_Chelsea", key: "event", field: "idEvent", want: []string{"1007"}},
 	{name: "players free best", path: "searchplayers.php?p=mario", key: "player", field: "idPlayer", want: []string{"34145938"}},
-	{name: "players premium ranked", tier: store.Premium, path: "searchplayers.php?p=MARIO", key: "player", field: "relevance", want: []string{"10.00", "3.33", "2.78"}},
+	{name: "players premium ranked", tier: store.Premium, path: "searchplayers.php?p=MARIO", key: "player", field: "relevance", want: []string{"20", "13.333333333333334", "12.777777777777779"}},
 }
 
 func TestRules(t *testing.T) {

@@ -5,199 +5,239 @@ import (
 	"slices"
 	"strconv"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
-// Build functions of the search, lookup and list rows. Each reads its parameters, and a
+// Answer functions of the search, lookup and list rows. Each reads its parameters, and a
 // parameter that cannot match anything (missing, empty, non-numeric id, overlong) gives no
 // results.
 
 // searchTeams: free keys find only the team whose name or one alternate name is the query;
 // premium keys also find names containing it, exact matches first.
-func searchTeams(r *request) (answer, error) {
-	t, ok := r.p.name("t")
+func searchTeams(r *api.Request, p params) (api.Answer, error) {
+	if p.get("t") == "" && p.get("sname") != "" {
+		return teamsByShortName(r, p)
+	}
+	t, ok := p.name("t")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
 	qs := []store.Query{
-		sorted(where(eqName("strTeam", t)), byName("strTeam")),
-		sorted(where(listHas("strTeamAlternate", t)), byName("strTeam")),
+		api.Where(api.EqName("strTeam", t)),
+		api.Where(api.ListHas("strTeamAlternate", t)),
 	}
-	if r.tier != store.Free {
-		qs = append(qs, sorted(where(or(containsName("strTeam", t), listContains("strTeamAlternate", t))), byName("strTeam")))
+	if r.Tier != store.Free {
+		qs = append(qs, api.Where(api.Or(api.ContainsName("strTeam", t), api.ListContains("strTeamAlternate", t))))
 	}
-	recs, err := r.findFirst(qs...)
-	return records(recs), err
+	recs, err := r.FindFirst(qs...)
+	return api.Records(recs), err
+}
+
+// teamsByShortName is searchteams.php?sname=SHORT (DECISIONS section 5): the teams whose
+// strTeamShort is SHORT, case-insensitively, in the row's order.
+func teamsByShortName(r *api.Request, p params) (api.Answer, error) {
+	short, ok := p.name("sname")
+	if !ok {
+		return api.None, nil
+	}
+	recs, err := r.Find(api.Where(api.EqName("strTeamShort", short)))
+	return api.Records(recs), err
 }
 
 // searchEvents: e is the event name, f the filename; s (season) or d (date) narrows them.
 // Sending both s and d is a combination the service does not allow: empty body.
-func searchEvents(r *request) (answer, error) {
-	if r.p.get("s") != "" && r.p.get("d") != "" {
-		return empty, nil
+func searchEvents(r *api.Request, p params) (api.Answer, error) {
+	if p.get("s") != "" && p.get("d") != "" {
+		return api.EmptyBody, nil
 	}
 	var conds []store.Cond
-	if r.p.get("e") != "" {
-		e, ok := r.p.name("e")
+	if p.get("e") != "" {
+		e, ok := p.name("e")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = append(conds, eqName("strEvent", e))
+		conds = append(conds, api.EqName("strEvent", e))
 	}
-	if r.p.get("f") != "" {
-		f, ok := r.p.name("f")
+	if p.get("f") != "" {
+		f, ok := p.name("f")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = append(conds, eqName("strFilename", f))
+		conds = append(conds, api.EqName("strFilename", f))
 	}
 	if len(conds) == 0 {
-		return none, nil
+		return api.None, nil
 	}
-	return eventsNarrowed(r, conds)
+	return eventsNarrowed(r, p, conds)
 }
 
 // searchFilename: e is the filename `{League} {YYYY-MM-DD} {Home} vs {Away}`.
-func searchFilename(r *request) (answer, error) {
-	e, ok := r.p.name("e")
+func searchFilename(r *api.Request, p params) (api.Answer, error) {
+	e, ok := p.name("e")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	return eventsNarrowed(r, []store.Cond{eqName("strFilename", e)})
+	return eventsNarrowed(r, p, []store.Cond{api.EqName("strFilename", e)})
 }
 
 // eventsNarrowed adds the s (season) and d (date) filters and answers the latest first.
-func eventsNarrowed(r *request, conds []store.Cond) (answer, error) {
-	if r.p.get("s") != "" {
-		s, ok := r.p.text("s")
+func eventsNarrowed(r *api.Request, p params, conds []store.Cond) (api.Answer, error) {
+	if p.get("s") != "" {
+		s, ok := p.text("s")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = append(conds, eq("strSeason", s))
+		conds = append(conds, api.Eq("strSeason", s))
 	}
-	if r.p.get("d") != "" {
-		d, ok := r.p.date("d")
+	if p.get("d") != "" {
+		d, ok := p.date("d")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = append(conds, eq("dateEvent", d))
+		conds = append(conds, api.Eq("dateEvent", d))
 	}
-	recs, err := r.find(sorted(where(conds...), desc("strTimestamp")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(conds...))
+	return api.Records(recs), err
 }
 
 // relevanceWindow bounds how many partial matches are ranked for one player search.
 const relevanceWindow = 200
 
-// searchPlayers answers the player search summary plus relevance, best match first.
-// Relevance is 10 × (length of the folded query ÷ length of the folded player name): 10 for
-// the exact name, less the more of the name the query leaves out. It is written with two
-// decimals, e.g. "10.00" or "4.17".
-func searchPlayers(r *request) (answer, error) {
-	p, ok := r.p.name("p")
+// searchPlayers answers the player search summary plus relevance (relevance.go), best match
+// first, ties by name: the exact names and up to relevanceWindow names containing the query
+// are ranked, then cut to the cap. Relevance is written as Go writes a float64, shortest
+// exact form ("20", "13.333333333333334"), as the public service writes its float score.
+func searchPlayers(r *api.Request, p params) (api.Answer, error) {
+	if p.get("t") != "" {
+		return playersOfTeam(r, p)
+	}
+	name, ok := p.name("p")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	limit := r.limit
-	r.limit = relevanceWindow
-	recs, err := r.findFirst(
-		where(eqName("strPlayer", p)),
-		sorted(where(containsName("strPlayer", p)), byName("strPlayer")),
+	limit := r.Limit
+	r.Limit = relevanceWindow
+	recs, err := r.FindFirst(
+		api.Where(api.EqName("strPlayer", name)),
+		api.Sorted(api.Where(api.ContainsName("strPlayer", name)), api.ByName("strPlayer")),
 	)
-	r.limit = limit
+	r.Limit = limit
 	if err != nil {
-		return none, err
+		return api.None, err
 	}
-	q := len([]rune(record.Fold(p)))
 	scores := make(map[string]float64, len(recs))
 	for _, rec := range recs {
 		id, _ := rec.ID()
-		n := len([]rune(record.Fold(rec.Str("strPlayer"))))
-		if n > 0 && q <= n {
-			scores[id] = 10 * float64(q) / float64(n)
-		}
+		scores[id] = relevance(name, rec.Str("strPlayer"))
 	}
 	score := func(rec record.Record) float64 { id, _ := rec.ID(); return scores[id] }
 	slices.SortStableFunc(recs, func(a, b record.Record) int { return cmp.Compare(score(b), score(a)) })
 	if len(recs) > limit {
 		recs = recs[:limit]
 	}
-	ans := records(recs)
-	ans.relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', 2, 64) }
+	ans := api.Records(recs)
+	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', -1, 64) }
 	return ans, nil
+}
+
+// playersOfTeam is searchplayers.php?t=TEAM[&p=NAME], the form the Kodi scraper builds its
+// cast from: the players of the team named t (its name or an alternate, exactly), whose
+// name contains p when p is sent, by name.
+func playersOfTeam(r *api.Request, p params) (api.Answer, error) {
+	t, ok := p.name("t")
+	if !ok {
+		return api.None, nil
+	}
+	teams, err := r.Find(store.Query{Kind: record.Team, Where: []store.Cond{api.Or(api.EqName("strTeam", t), api.ListHas("strTeamAlternate", t))},
+		OrderBy: []store.Order{api.ByID("idTeam")}, Limit: 1})
+	if err != nil || len(teams) == 0 {
+		return api.None, err
+	}
+	id, _ := teams[0].ID()
+	conds := []store.Cond{api.Eq("idTeam", id)}
+	if p.get("p") != "" {
+		name, ok := p.name("p")
+		if !ok {
+			return api.None, nil
+		}
+		conds = append(conds, api.ContainsName("strPlayer", name))
+	}
+	recs, err := r.Find(api.Sorted(api.Where(conds...), api.ByName("strPlayer"), api.ByID("idPlayer")))
+	return api.Records(recs), err
 }
 
 // searchVenues finds venues whose name or an alternate name contains the query, the exact
 // name first.
-func searchVenues(r *request) (answer, error) {
-	v, ok := r.p.name("v")
+func searchVenues(r *api.Request, p params) (api.Answer, error) {
+	v, ok := p.name("v")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.findFirst(
-		sorted(where(eqName("strVenue", v)), byName("strVenue")),
-		sorted(where(or(containsName("strVenue", v), listContains("strVenueAlternate", v))), byName("strVenue")),
+	recs, err := r.FindFirst(
+		api.Where(api.EqName("strVenue", v)),
+		api.Where(api.Or(api.ContainsName("strVenue", v), api.ListContains("strVenueAlternate", v))),
 	)
-	return records(recs), err
+	return api.Records(recs), err
 }
 
 // lookup answers the record whose id is the id parameter.
-func lookup(r *request) (answer, error) {
-	id, ok := r.p.id("id")
+func lookup(r *api.Request, p params) (api.Answer, error) {
+	id, ok := p.id("id")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.get(r.kind, id)
-	return records(recs), err
+	recs, err := r.Get(r.Kind, id)
+	return api.Records(recs), err
 }
 
 // childrenOf answers the records whose field holds the id parameter (a team's kits, a
 // player's honours, an event's lineup), in the order they were stored.
-func childrenOf(field string) func(*request) (answer, error) {
-	return func(r *request) (answer, error) {
-		id, ok := r.p.id("id")
+func childrenOf(field string) answerFunc {
+	return func(r *api.Request, p params) (api.Answer, error) {
+		id, ok := p.id("id")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		recs, err := r.find(where(eq(field, id)))
-		return records(recs), err
+		recs, err := r.Find(api.Where(api.Eq(field, id)))
+		return api.Records(recs), err
 	}
 }
 
 // lookupTable answers a league's table for season s. Without s it is the league's
 // strCurrentSeason; when the league is not stored or names no current season, the latest
 // season that has a table.
-func lookupTable(r *request) (answer, error) {
-	l, ok := r.p.id("l")
+func lookupTable(r *api.Request, p params) (api.Answer, error) {
+	l, ok := p.id("l")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	season, ok := r.p.text("s")
-	if r.p.get("s") != "" && !ok {
-		return none, nil
+	season, ok := p.text("s")
+	if p.get("s") != "" && !ok {
+		return api.None, nil
 	}
 	if !ok {
 		var err error
 		if season, err = currentSeason(r, l); err != nil || season == "" {
-			return none, err
+			return api.None, err
 		}
 	}
-	q := where(eq("idLeague", l), eq("strSeason", season))
-	recs, err := r.find(sorted(q, store.Order{Field: "intRank", Numeric: true}))
-	return records(recs), err
+	q := api.Where(api.Eq("idLeague", l), api.Eq("strSeason", season))
+	recs, err := r.Find(q)
+	return api.Records(recs), err
 }
 
-func currentSeason(r *request, league string) (string, error) {
-	lg, err := r.get(record.League, league)
+func currentSeason(r *api.Request, league string) (string, error) {
+	lg, err := r.Get(record.League, league)
 	if err != nil {
 		return "", err
 	}
 	if len(lg) == 1 && lg[0].Str("strCurrentSeason") != "" {
 		return lg[0].Str("strCurrentSeason"), nil
 	}
-	latest, err := r.st.Find(r.ctx, store.Query{Kind: record.Standing, Where: []store.Cond{eq("idLeague", league)},
-		OrderBy: []store.Order{desc("strSeason")}, Limit: 1})
+	latest, err := r.Find(store.Query{Kind: record.Standing, Where: []store.Cond{api.Eq("idLeague", league)},
+		OrderBy: []store.Order{api.Desc("strSeason")}, Limit: 1})
 	if err != nil || len(latest) == 0 {
 		return "", err
 	}
@@ -205,50 +245,50 @@ func currentSeason(r *request, league string) (string, error) {
 }
 
 // all answers every record of the kind, in the order they were stored.
-func all(r *request) (answer, error) {
-	recs, err := r.find(store.Query{})
-	return records(recs), err
+func all(r *api.Request, p params) (api.Answer, error) {
+	recs, err := r.Find(store.Query{})
+	return api.Records(recs), err
 }
 
 // allLeagues adds strLeagueAlternate for premium keys only.
-func allLeagues(r *request) (answer, error) {
-	ans, err := all(r)
-	if r.tier != store.Free {
-		ans.fields = record.League.View("listPremium").Fields
+func allLeagues(r *api.Request, p params) (api.Answer, error) {
+	ans, err := all(r, p)
+	if r.Tier != store.Free {
+		ans.Fields = record.League.View("listPremium").Fields
 	}
 	return ans, err
 }
 
 // leaguesOfCountry: full league records of country c, optionally of sport s (the key really
 // is "countries"). l= instead of c= is rejected, as the public service rejects it.
-func leaguesOfCountry(r *request) (answer, error) {
-	if r.p.get("c") == "" && r.p.get("s") == "" {
-		if r.p.has("l") {
-			return rejected("Invalid country passed"), nil
+func leaguesOfCountry(r *api.Request, p params) (api.Answer, error) {
+	if p.get("c") == "" && p.get("s") == "" {
+		if p.has("l") {
+			return api.Reject("Invalid country passed"), nil
 		}
-		return none, nil
+		return api.None, nil
 	}
-	conds, ok := nameConds(r, map[string]string{"c": "strCountry", "s": "strSport"}, "c", "s")
+	conds, ok := nameConds(p, map[string]string{"c": "strCountry", "s": "strSport"}, "c", "s")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.find(sorted(where(conds...), byName("strLeague")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(conds...))
+	return api.Records(recs), err
 }
 
 // nameConds turns the given name parameters that were sent into folded equality conditions.
 // ok is false when one of them cannot match anything.
-func nameConds(r *request, fields map[string]string, order ...string) ([]store.Cond, bool) {
+func nameConds(p params, fields map[string]string, order ...string) ([]store.Cond, bool) {
 	var conds []store.Cond
 	for _, k := range order {
-		if r.p.get(k) == "" {
+		if p.get(k) == "" {
 			continue
 		}
-		v, ok := r.p.name(k)
+		v, ok := p.name(k)
 		if !ok {
 			return nil, false
 		}
-		conds = append(conds, eqName(fields[k], v))
+		conds = append(conds, api.EqName(fields[k], v))
 	}
 	return conds, true
 }
@@ -260,55 +300,55 @@ var seasonFlags = []struct{ param, field string }{
 }
 
 // seasons answers a league's season names, with poster, badge or description when asked.
-func seasons(r *request) (answer, error) {
-	if !r.p.has("id") && r.p.has("l") {
-		return rejected("Invalid League ID passed"), nil
+func seasons(r *api.Request, p params) (api.Answer, error) {
+	if !p.has("id") && p.has("l") {
+		return api.Reject("Invalid League ID passed"), nil
 	}
-	id, ok := r.p.id("id")
+	id, ok := p.id("id")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.find(sorted(where(eq("idLeague", id)), asc("strSeason")))
-	ans := records(recs)
+	recs, err := r.Find(api.Where(api.Eq("idLeague", id)))
+	ans := api.Records(recs)
 	for _, f := range seasonFlags {
-		if r.p.flag(f.param) {
-			if ans.fields == nil {
-				ans.fields = []string{"strSeason"}
+		if p.flag(f.param) {
+			if ans.Fields == nil {
+				ans.Fields = []string{"strSeason"}
 			}
-			ans.fields = append(ans.fields, f.field)
+			ans.Fields = append(ans.Fields, f.field)
 		}
 	}
 	return ans, err
 }
 
 // teamsOf answers the teams of league l (a name), or of sport s in country c.
-func teamsOf(r *request) (answer, error) {
+func teamsOf(r *api.Request, p params) (api.Answer, error) {
 	var conds []store.Cond
 	switch {
-	case r.p.get("l") != "":
-		l, ok := r.p.name("l")
+	case p.get("l") != "":
+		l, ok := p.name("l")
 		if !ok {
-			return none, nil
+			return api.None, nil
 		}
-		conds = []store.Cond{eqName("strLeague", l)}
-	case r.p.get("s") != "" && r.p.get("c") != "":
+		conds = []store.Cond{api.EqName("strLeague", l)}
+	case p.get("s") != "" && p.get("c") != "":
 		var ok bool
-		if conds, ok = nameConds(r, map[string]string{"s": "strSport", "c": "strCountry"}, "s", "c"); !ok {
-			return none, nil
+		if conds, ok = nameConds(p, map[string]string{"s": "strSport", "c": "strCountry"}, "s", "c"); !ok {
+			return api.None, nil
 		}
 	default:
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.find(sorted(where(conds...), byName("strTeam")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(conds...))
+	return api.Records(recs), err
 }
 
 // squad answers a team's players by name.
-func squad(r *request) (answer, error) {
-	id, ok := r.p.id("id")
+func squad(r *api.Request, p params) (api.Answer, error) {
+	id, ok := p.id("id")
 	if !ok {
-		return none, nil
+		return api.None, nil
 	}
-	recs, err := r.find(sorted(where(eq("idTeam", id)), byName("strPlayer")))
-	return records(recs), err
+	recs, err := r.Find(api.Where(api.Eq("idTeam", id)))
+	return api.Records(recs), err
 }

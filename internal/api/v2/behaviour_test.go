@@ -14,6 +14,7 @@ import (
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	v2 "sportsdb/internal/api/v2"
+	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -48,7 +49,7 @@ func field(recs []map[string]any, f string) []string {
 
 // Names match whatever the spaces are written as, in any case, with or without accents.
 func TestNameSpellings(t *testing.T) {
-	e := newTestEnv(fullStore(t), fixtureNow)
+	e := fullEnv(t, apitest.Options{})
 	for _, c := range []struct{ path, field, want string }{
 		{"search/team/arsenal", "strTeam", "Arsenal"},
 		{"search/team/ARSENAL", "strTeam", "Arsenal"},
@@ -74,7 +75,7 @@ func TestNameSpellings(t *testing.T) {
 
 // Search answers carry ids as JSON numbers; every other group sends them as strings.
 func TestIDTypes(t *testing.T) {
-	e := newTestEnv(fullStore(t), fixtureNow)
+	e := fullEnv(t, apitest.Options{})
 	team := records(t, e.get(t, "/api/v2/json/search/team/Arsenal", store.Premium), "search")[0]
 	if _, ok := team["idTeam"].(float64); !ok {
 		t.Errorf("search idTeam is %T", team["idTeam"])
@@ -91,9 +92,8 @@ func TestIDTypes(t *testing.T) {
 // An exact name comes first even when looser matches were stored before it, and the
 // search event endpoint stays exact.
 func TestSearchExactFirst(t *testing.T) {
-	st := fullStore(t)
-	put(t, st, rec(record.Team, "idTeam", "999001", "strTeam", "Tula", "strSport", "Soccer"))
-	e := newTestEnv(st, fixtureNow)
+	e := fullEnv(t, apitest.Options{})
+	put(t, e.Store, rec(record.Team, "idTeam", "999001", "strTeam", "Tula", "strSport", "Soccer"))
 	recs := records(t, e.get(t, "/api/v2/json/search/team/Tula", store.Premium), "search")
 	if got := field(recs, "strTeam"); !slices.Equal(got, []string{"Tula", "Arsenal Tula", "Arsenal-2 Tula"}) {
 		t.Errorf("search/team/Tula = %v", got)
@@ -105,9 +105,9 @@ func TestSearchExactFirst(t *testing.T) {
 
 // Schedules are relative to the server's clock: moving it moves next and previous.
 func TestScheduleFollowsClock(t *testing.T) {
-	st := fullStore(t)
-	before := newTestEnv(st, fixtureNow)
-	next := records(t, before.get(t, "/api/v2/json/schedule/next/league/4328", store.Premium), "schedule")
+	clk := clock.NewManual(fixtureNow)
+	e := fullEnv(t, apitest.Options{Clock: clk})
+	next := records(t, e.get(t, "/api/v2/json/schedule/next/league/4328", store.Premium), "schedule")
 	if field(next, "idEvent")[0] != "2494052" {
 		t.Fatalf("next league at %s: %v", fixtureNow, field(next, "idEvent"))
 	}
@@ -116,8 +116,12 @@ func TestScheduleFollowsClock(t *testing.T) {
 			t.Errorf("next holds a past event %v", r["strTimestamp"])
 		}
 	}
-	later := newTestEnv(st, time.Date(2026, 10, 10, 12, 0, 0, 0, time.UTC))
-	prev := records(t, later.get(t, "/api/v2/json/schedule/previous/league/4328", store.Premium), "schedule")
+	full := records(t, e.get(t, "/api/v2/json/schedule/full/team/133602", store.Premium), "schedule")
+	if ts := field(full, "strTimestamp"); !slices.IsSorted(ts) || ts[len(ts)-1] <= "2026-10-05" {
+		t.Errorf("full schedule must run oldest first into the future: %v", ts)
+	}
+	clk.Advance(time.Date(2026, 10, 10, 12, 0, 0, 0, time.UTC).Sub(fixtureNow))
+	prev := records(t, e.get(t, "/api/v2/json/schedule/previous/league/4328", store.Premium), "schedule")
 	if field(prev, "idEvent")[0] != "2494052" {
 		t.Errorf("previous league after the game: %v", field(prev, "idEvent"))
 	}
@@ -125,17 +129,13 @@ func TestScheduleFollowsClock(t *testing.T) {
 	if !slices.IsSortedFunc(ts, func(a, b string) int { return strings.Compare(b, a) }) {
 		t.Errorf("previous not latest first: %v", ts)
 	}
-	full := records(t, before.get(t, "/api/v2/json/schedule/full/team/133602", store.Premium), "schedule")
-	if ts := field(full, "strTimestamp"); !slices.IsSorted(ts) || ts[len(ts)-1] <= "2026-10-05" {
-		t.Errorf("full schedule must run oldest first into the future: %v", ts)
-	}
 }
 
 // The caps registered are the ones of DECISIONS section 2, by the names the caps file uses,
 // and an operator's override is obeyed.
 func TestCaps(t *testing.T) {
 	table := caps.New()
-	a := v2.New(api.Deps{Store: fullStore(t), Clock: clock.Fixed(fixtureNow), Caps: table})
+	v2.New(api.Deps{Caps: table})
 	want := map[string]int{"v2/search/team": 25, "v2/search/player": 10, "v2/lookup/league": 1,
 		"v2/lookup/event_lineup": caps.Ceiling, "v2/list/teams": 100, "v2/list/seasonposters": caps.Ceiling,
 		"v2/all/leagues": 3000, "v2/schedule/next/league": 20, "v2/schedule/previous/team": 10,
@@ -153,18 +153,14 @@ func TestCaps(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"v2/search/team":{"free":1,"premium":3}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := table.LoadFile(file); err != nil {
-		t.Fatal(err)
-	}
-	e := &testEnv{api: a}
+	e := fullEnv(t, apitest.Options{CapsFile: file})
 	if n := len(records(t, e.get(t, "/api/v2/json/search/team/Arsenal", store.Premium), "search")); n != 3 {
 		t.Errorf("with cap 3: %d records", n)
 	}
 }
 
 func TestTiersAndFailures(t *testing.T) {
-	st := fullStore(t)
-	e := newTestEnv(st, fixtureNow)
+	e := fullEnv(t, apitest.Options{})
 	prem := e.get(t, "/api/v2/json/lookup/league/4328", store.Premium)
 	if biz := e.get(t, "/api/v2/json/lookup/league/4328", store.Business); string(biz.body) != string(prem.body) {
 		t.Error("business keys must be served like premium keys")
@@ -173,9 +169,9 @@ func TestTiersAndFailures(t *testing.T) {
 		string(free.body) != `{"Message":"Premium API key required"}` {
 		t.Errorf("free key: %d %s", free.status, free.body)
 	}
-	e = newTestEnv(failing{st, fmt.Errorf("disk on fire: %w", store.ErrUnavailable)}, fixtureNow)
+	get := direct(failing{e.Store, fmt.Errorf("disk on fire: %w", store.ErrUnavailable)})
 	for _, path := range []string{"lookup/league/4328", "search/team/Arsenal", "schedule/full/team/1", "lookup/event_highlights/1"} {
-		a := e.get(t, "/api/v2/json/"+path, store.Premium)
+		a := get(t, "/api/v2/json/"+path)
 		if a.status != http.StatusServiceUnavailable || a.header.Get("Retry-After") == "" ||
 			string(a.body) != `{"Message":"Service unavailable"}` {
 			t.Errorf("%s with the store down: %d %s", path, a.status, a.body)
@@ -186,7 +182,7 @@ func TestTiersAndFailures(t *testing.T) {
 // Paths that are almost endpoints: the literal route wins, trailing slashes are tolerated,
 // ids are integers whatever their leading zeros.
 func TestPathForms(t *testing.T) {
-	e := newTestEnv(fullStore(t), fixtureNow)
+	e := fullEnv(t, apitest.Options{})
 	all := records(t, e.get(t, "/api/v2/json/livescore/all", store.Premium), "livescore")
 	soccer := records(t, e.get(t, "/api/v2/json/livescore/soccer", store.Premium), "livescore")
 	if len(all) <= len(soccer) {

@@ -4,52 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
-	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
-	"sportsdb/internal/store/sqlite"
 )
 
 // fixtureNow is when the fixtures were recorded; schedules and TV listings are relative to it.
 var fixtureNow = apitest.FixtureNow
-
-// openStore opens a fresh SQLite database for one test.
-func openStore(t testing.TB) *sqlite.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "v2.db"))
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-// importFixture loads a recorded response with the importer, the request it answered
-// supplying what the body leaves out (a season list's league, a highlight list's day).
-func importFixture(t testing.TB, st store.Records, file, reqURL string) {
-	t.Helper()
-	// A recorded "No data found" holds no records: nothing to load, and no failure.
-	_, err := ingest.Import(context.Background(), st, []string{file}, ingest.Options{SourceURL: reqURL})
-	if err != nil && !errors.Is(err, ingest.ErrNoRecords) {
-		t.Fatalf("import %s: %v", file, err)
-	}
-}
 
 // put stores records as they are given.
 func put(t testing.TB, st store.Records, recs ...record.Record) {
@@ -78,15 +51,23 @@ func (f failing) Get(context.Context, *record.Kind, string) (record.Record, erro
 	return record.Record{}, f.err
 }
 
-// testEnv answers v2 paths the way the server hands them over: the path after
-// /api/v2/json/ split on "/" and percent-decoded per segment, with a premium key's tier.
-type testEnv struct {
-	api *v2.API
-	st  store.Records
-}
+// testEnv is the real server (routing, keys, cache) through apitest, on the database
+// apitest chooses (SQLite, or PostgreSQL with SPORTSDB_TEST_API_DB=postgres), holding every
+// recorded response and the hand-made records (see fullEnv).
+type testEnv struct{ *apitest.Env }
 
-func newTestEnv(st store.Records, now time.Time) *testEnv {
-	return &testEnv{api: v2.New(api.Deps{Store: st, Clock: clock.Fixed(now), Caps: caps.New()}), st: st}
+// fullEnv is a testEnv holding every recorded response, v1 and v2, each with its request as
+// context, and a few records of the kinds no recording shows (honours, milestones,
+// contracts). The clock is opts.Now (default: when the responses were recorded).
+func fullEnv(t testing.TB, opts apitest.Options) *testEnv {
+	t.Helper()
+	opts.Imports = allFixtures(t)
+	if opts.KeyFails == 0 {
+		opts.KeyFails = 1 << 30 // bad paths may read as wrong keys in the path; never block them
+	}
+	env := apitest.New(t, opts)
+	put(t, env.Store, handMade()...)
+	return &testEnv{env}
 }
 
 type answer struct {
@@ -95,30 +76,40 @@ type answer struct {
 	body   []byte
 }
 
+// get requests a raw path (as a client sends it) with a key of the tier in X-API-KEY.
 func (e *testEnv) get(t testing.TB, path string, tier store.Tier) answer {
 	t.Helper()
-	rest, ok := strings.CutPrefix(path, "/api/v2/json/")
-	if !ok {
-		t.Fatalf("not a v2 path: %s", path)
-	}
-	var segs []string
-	for _, s := range strings.Split(rest, "/") {
-		d, err := url.PathUnescape(s)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		segs = append(segs, d)
-	}
-	return e.getSegs(t, segs, tier)
+	key := map[store.Tier]string{store.Free: e.FreeKey, store.Premium: e.PremiumKey, store.Business: e.BusinessKey}[tier]
+	r := e.Get(t, path, "X-API-KEY", key)
+	return answer{status: r.Status, header: r.Header, body: r.Body}
 }
 
-func (e *testEnv) getSegs(t testing.TB, segs []string, tier store.Tier) answer {
+// serve requests the v2 path of decoded segments (each escaped, so a "/" stays inside its
+// segment) with the premium key.
+func (e *testEnv) serve(t testing.TB, segs []string) answer {
 	t.Helper()
-	w := httptest.NewRecorder()
-	e.api.Serve(w, httptest.NewRequest(http.MethodGet, "/", nil), segs, tier)
-	res := w.Result()
-	body, _ := io.ReadAll(res.Body)
-	return answer{status: res.StatusCode, header: res.Header, body: body}
+	esc := make([]string, len(segs))
+	for i, s := range segs {
+		esc[i] = url.PathEscape(s)
+	}
+	return e.get(t, "/api/v2/json/"+strings.Join(esc, "/"), store.Premium)
+}
+
+// direct answers v2 paths with the API alone over st, without the server's keys and cache:
+// for answers to a failing store and for measuring whole answers.
+func direct(st store.Records) func(tb testing.TB, path string) answer {
+	a := v2.New(api.Deps{Store: st, Clock: clock.Fixed(fixtureNow), Caps: caps.New()})
+	return func(tb testing.TB, path string) answer {
+		tb.Helper()
+		version, segs, ok := api.SplitPath(path)
+		tg, matched := a.Match(version, segs)
+		if !ok || !matched {
+			tb.Fatalf("%s is no v2 path", path)
+		}
+		w := httptest.NewRecorder()
+		a.Serve(w, httptest.NewRequest(http.MethodGet, "/", nil), tg, store.Premium)
+		return answer{status: w.Code, header: w.Header(), body: w.Body.Bytes()}
+	}
 }
 
 // jsonTokens lists a JSON document's tokens: keys in order, numbers apart from strings.

@@ -1,9 +1,6 @@
 package v2
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -13,62 +10,28 @@ import (
 	"sportsdb/internal/store"
 )
 
-// env is what a finder reads besides its arguments.
-type env struct {
-	st  store.Records
-	clk clock.Clock
-}
-
-// now reads the clock for an answer that depends on it; the finder then declares until when
-// its answer stays right (clock.Until, api.UntilStarts).
-func (e env) now(ctx context.Context) time.Time { return clock.Read(ctx, e.clk).UTC() }
-
-// finder fetches the records of one endpoint, at most limit of them.
-type finder func(ctx context.Context, e env, a args, limit int) ([]record.Record, error)
-
-// cond builders, so the route table reads as data.
-func eq(field string, v string) store.Cond { return store.Cond{Field: field, Op: store.Eq, Value: v} }
-func eqName(field, v string) store.Cond {
-	return store.Cond{Field: field, Norm: record.Name, Op: store.Eq, Value: v}
-}
-func anyOf(cs ...store.Cond) store.Cond { return store.Cond{Or: cs} }
-
-// find runs one query and wraps its error with the kind asked for.
-func find(ctx context.Context, e env, q store.Query) ([]record.Record, error) {
-	recs, err := e.st.Find(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("find %s: %w", q.Kind.Name, err)
-	}
-	return recs, nil
-}
+// Answer functions of the v2 rows. Each reads its path parameters (args, already checked)
+// and the row's kind and cap from the request.
 
 // byID answers a lookup of one record by its id.
-func byID(k *record.Kind) finder {
-	return func(ctx context.Context, e env, a args, _ int) ([]record.Record, error) {
-		r, err := e.st.Get(ctx, k, a.id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("get %s %s: %w", k.Name, a.id, err)
-		}
-		return []record.Record{r}, nil
-	}
+func byID(r *api.Request, a args) (api.Answer, error) {
+	recs, err := r.Get(r.Kind, a.id)
+	return api.Records(recs), err
 }
 
 // children answers the records whose field holds the id (a player's honours, an event's
-// lineup), in the order they were stored, or in the order given.
-func children(k *record.Kind, field string, order ...store.Order) finder {
-	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		return find(ctx, e, store.Query{Kind: k, Where: []store.Cond{eq(field, a.id)}, OrderBy: order, Limit: limit})
+// lineup), in the row's order.
+func children(field string) answerFunc {
+	return func(r *api.Request, a args) (api.Answer, error) {
+		recs, err := r.Find(api.Where(api.Eq(field, a.id)))
+		return api.Records(recs), err
 	}
 }
 
-// every answers every record of a kind, in the order they were stored.
-func every(k *record.Kind) finder {
-	return func(ctx context.Context, e env, _ args, limit int) ([]record.Record, error) {
-		return find(ctx, e, store.Query{Kind: k, Limit: limit})
-	}
+// every answers every record of the row's kind, in the order they were stored.
+func every(r *api.Request, _ args) (api.Answer, error) {
+	recs, err := r.Find(store.Query{})
+	return api.Records(recs), err
 }
 
 // nameMatch is a name field searched exactly or loosely: Name fields by Eq and Contains,
@@ -93,48 +56,35 @@ func (m nameMatch) cond(v string, exact bool) store.Cond {
 
 // search answers names: records whose name (or an alternate) equals the searched name come
 // first, then those that contain it (when loose), each group in stored order.
-func search(k *record.Kind, loose bool, fields ...nameMatch) finder {
-	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
+func search(loose bool, fields ...nameMatch) answerFunc {
+	return func(r *api.Request, a args) (api.Answer, error) {
 		passes := []bool{true}
 		if loose {
 			passes = append(passes, false)
 		}
-		var out []record.Record
-		seen := map[string]bool{}
+		qs := make([]store.Query, 0, len(passes))
 		for _, exact := range passes {
-			if len(out) >= limit {
-				break // exact matches filled the answer: the loose pass would only scan
-			}
-			var or []store.Cond
+			conds := make([]store.Cond, 0, len(fields))
 			for _, f := range fields {
-				or = append(or, f.cond(a.name, exact))
+				conds = append(conds, f.cond(a.name, exact))
 			}
-			recs, err := find(ctx, e, store.Query{Kind: k, Where: []store.Cond{anyOf(or...)}, Limit: limit})
-			if err != nil {
-				return nil, err
-			}
-			for _, r := range recs {
-				id, _ := r.ID()
-				if len(out) < limit && !seen[id] {
-					seen[id] = true
-					out = append(out, r)
-				}
-			}
+			qs = append(qs, api.Where(api.Or(conds...)))
 		}
-		return out, nil
+		recs, err := r.FindFirst(qs...)
+		return api.Records(recs), err
 	}
 }
 
 // highlight answers an event's highlight video: the highlight record when one was stored,
 // else the event itself when it carries a video (ours: the event holds the same URL).
-func highlight(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-	recs, err := byID(record.Highlight)(ctx, e, a, limit)
+func highlight(r *api.Request, a args) (api.Answer, error) {
+	recs, err := r.Get(record.Highlight, a.id)
 	if err != nil || len(recs) > 0 {
-		return recs, err
+		return api.Records(recs), err
 	}
-	evs, err := byID(record.Event)(ctx, e, a, limit)
+	evs, err := r.Get(record.Event, a.id)
 	if err != nil || len(evs) == 0 || evs[0].Get("strVideo").Empty() {
-		return nil, err
+		return api.None, err
 	}
 	h := record.Highlight.NewRecord()
 	for _, f := range record.Highlight.Fields {
@@ -142,106 +92,74 @@ func highlight(ctx context.Context, e env, a args, limit int) ([]record.Record, 
 			h.Set(f, evs[0].Get(f))
 		}
 	}
-	return []record.Record{h}, nil
-}
-
-func byTimestamp(desc bool) []store.Order {
-	return []store.Order{{Field: "strTimestamp", Desc: desc}}
+	return api.Records([]record.Record{h}), nil
 }
 
 // Where an event takes part: its league, either team, or its venue.
-func inLeague(a args) store.Cond { return eq("idLeague", a.id) }
-func ofTeam(a args) store.Cond   { return anyOf(eq("idHomeTeam", a.id), eq("idAwayTeam", a.id)) }
-func atVenue(a args) store.Cond  { return eq("idVenue", a.id) }
+func inLeague(a args) store.Cond { return api.Eq("idLeague", a.id) }
+func ofTeam(a args) store.Cond   { return api.Or(api.Eq("idHomeTeam", a.id), api.Eq("idAwayTeam", a.id)) }
+func atVenue(a args) store.Cond  { return api.Eq("idVenue", a.id) }
 
-// next answers the events that start after now, soonest first. The answer stands until the
-// first of them starts.
-func next(where func(args) store.Cond) finder {
-	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		recs, err := upcoming(ctx, e, where(a), e.now(ctx).Format(api.TimestampLayout), limit)
-		if err == nil {
-			api.UntilStarts(ctx, recs, false)
-		}
-		return recs, err
+// next answers the events of a selection that have not started (api.Request.NextEvents).
+func next(where func(args) store.Cond) answerFunc {
+	return func(r *api.Request, a args) (api.Answer, error) {
+		recs, err := r.NextEvents(where(a))
+		return api.Records(recs), err
 	}
 }
 
-// previous answers the events that started at or before now, latest first. The answer stands
-// until the next event of the same selection starts.
-func previous(where func(args) store.Cond) finder {
-	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		now := e.now(ctx).Format(api.TimestampLayout)
-		recs, err := find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(true),
-			Where: []store.Cond{where(a), {Field: "strTimestamp", Op: store.NotEmpty},
-				{Field: "strTimestamp", Op: store.Le, Value: now}}})
-		if err != nil {
-			return nil, err
-		}
-		after, err := upcoming(ctx, e, where(a), now, 1)
-		if err != nil {
-			return nil, err
-		}
-		api.UntilStarts(ctx, after, false)
-		return recs, nil
+// previous answers the events of a selection that have started (api.Request.PreviousEvents).
+func previous(where func(args) store.Cond) answerFunc {
+	return func(r *api.Request, a args) (api.Answer, error) {
+		recs, err := r.PreviousEvents(where(a))
+		return api.Records(recs), err
 	}
-}
-
-// upcoming reads the events of a selection that start after now (in strTimestamp's form),
-// soonest first.
-func upcoming(ctx context.Context, e env, where store.Cond, now string, limit int) ([]record.Record, error) {
-	return find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(false),
-		Where: []store.Cond{where, {Field: "strTimestamp", Op: store.Gt, Value: now}}})
 }
 
 // fullSchedule answers a team's events in every competition, oldest first. When the team
 // has more than the cap, the latest ones are kept (ours): every future game and the recent
 // past, which is what a schedule is read for.
-func fullSchedule(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-	recs, err := find(ctx, e, store.Query{Kind: record.Event, Where: []store.Cond{ofTeam(a)},
-		OrderBy: byTimestamp(true), Limit: limit})
+func fullSchedule(r *api.Request, a args) (api.Answer, error) {
+	recs, err := r.Find(api.Where(ofTeam(a)))
 	slices.Reverse(recs)
-	return recs, err
+	return api.Records(recs), err
 }
 
 // leagueSeason answers every event of a league's season in time order.
-func leagueSeason(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-	return find(ctx, e, store.Query{Kind: record.Event, Limit: limit, OrderBy: byTimestamp(false),
-		Where: []store.Cond{inLeague(a), eq("strSeason", a.season)}})
+func leagueSeason(r *api.Request, a args) (api.Answer, error) {
+	recs, err := r.Find(api.Where(inLeague(a), api.Eq("strSeason", a.season)))
+	return api.Records(recs), err
 }
 
 // tvOn answers every TV listing of a day in time order.
-func tvOn(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-	return find(ctx, e, store.Query{Kind: record.TV, Limit: limit,
-		Where: []store.Cond{eq("dateEvent", a.date)}, OrderBy: tvOrder})
+func tvOn(r *api.Request, a args) (api.Answer, error) {
+	recs, err := r.Find(api.Where(api.Eq("dateEvent", a.date)))
+	return api.Records(recs), err
 }
-
-var tvOrder = []store.Order{{Field: "strTimeStamp"}}
 
 // tvFrom answers TV listings from today (UTC, by the server's clock) on, in time order
 // (ours: the listings a viewer can still watch; the public service shows about a week).
-func tvFrom(where func(args) store.Cond) finder {
-	return func(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-		now := e.now(ctx)
-		clock.Until(ctx, clock.NextMidnight(now)) // today's listings drop out then
-		return find(ctx, e, store.Query{Kind: record.TV, Limit: limit, OrderBy: tvOrder,
-			Where: []store.Cond{where(a), {Field: "dateEvent", Op: store.Ge, Value: now.Format(time.DateOnly)}}})
+func tvFrom(where func(args) store.Cond) answerFunc {
+	return func(r *api.Request, a args) (api.Answer, error) {
+		now := r.Now()
+		clock.Until(r.Ctx, clock.NextMidnight(now)) // today's listings drop out then
+		today := api.Compare("dateEvent", store.Ge, now.Format(time.DateOnly))
+		recs, err := r.Find(api.Where(where(a), today))
+		return api.Records(recs), err
 	}
 }
 
-func tvCountry(a args) store.Cond { return eqName("strCountry", a.name) }
-func tvSport(a args) store.Cond   { return eqName("strSport", a.name) }
-func tvChannelID(a args) store.Cond {
-	return eq("idChannel", a.id)
-}
-func tvChannel(a args) store.Cond {
-	return store.Cond{Field: "strChannel", Norm: record.Name, Op: store.Contains, Value: a.name}
-}
+func tvCountry(a args) store.Cond   { return api.EqName("strCountry", a.name) }
+func tvSport(a args) store.Cond     { return api.EqName("strSport", a.name) }
+func tvChannelID(a args) store.Cond { return api.Eq("idChannel", a.id) }
+func tvChannel(a args) store.Cond   { return api.ContainsName("strChannel", a.name) }
 
 // livescore answers the games in play of a sport, or of a league when given an id.
-func livescore(ctx context.Context, e env, a args, limit int) ([]record.Record, error) {
-	c := eqName("strSport", a.name)
+func livescore(r *api.Request, a args) (api.Answer, error) {
+	c := api.EqName("strSport", a.name)
 	if a.id != "" {
-		c = eq("idLeague", a.id)
+		c = api.Eq("idLeague", a.id)
 	}
-	return find(ctx, e, store.Query{Kind: record.LiveScore, Where: []store.Cond{c}, Limit: limit})
+	recs, err := r.Find(api.Where(c))
+	return api.Records(recs), err
 }

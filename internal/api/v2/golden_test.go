@@ -10,22 +10,9 @@ import (
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/record"
-	"sportsdb/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the current answers")
-
-// fullStore holds every recorded response, v1 and v2, each with its request as context, and
-// a few records of the kinds no recording shows (honours, milestones, contracts).
-func fullStore(t testing.TB) store.Records {
-	t.Helper()
-	st := openStore(t)
-	for _, fx := range allFixtures(t) {
-		importFixture(t, st, fx.Path, fx.URL)
-	}
-	put(t, st, handMade()...)
-	return st
-}
 
 // allFixtures lists every recorded response with its request, in the order of urls.tsv.
 func allFixtures(t testing.TB) []apitest.Import {
@@ -112,18 +99,10 @@ var goldenCases = []struct{ name, path string }{
 	{"not_found", "lookup/nothing/1"},
 }
 
-// routerEnv is the real server on SQLite holding what fullStore holds.
-func routerEnv(t testing.TB) *apitest.Env {
-	t.Helper()
-	env := apitest.New(t, apitest.Options{Imports: allFixtures(t), Now: fixtureNow})
-	put(t, env.Store, handMade()...)
-	return env
-}
-
 // TestGolden asks the real server, with a premium key in X-API-KEY, for one path per
 // endpoint and error shape, and compares the body byte for byte with testdata/golden.
 func TestGolden(t *testing.T) {
-	env := routerEnv(t)
+	env := fullEnv(t, apitest.Options{})
 	dir := filepath.Join("testdata", "golden")
 	if *update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

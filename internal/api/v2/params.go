@@ -24,14 +24,13 @@ const (
 const maxParamLen = 200
 
 // args are the parsed path parameters of one request. A parameter that cannot match any
-// record (a non-numeric id, an impossible date, an empty name) leaves ok false: the answer
-// is then "No data found", never an error.
+// record (a non-numeric id, an impossible date, an empty name) makes the answer "No data
+// found", never an error.
 type args struct {
 	name   string // folded
 	id     string // canonical decimal
 	date   string
 	season string
-	ok     bool
 }
 
 func (a *args) set(p param, raw string) bool {

@@ -12,7 +12,7 @@ import (
 // Raw paths a client can send, through the real server: percent escapes of every kind,
 // dot segments, overlong and odd unicode segments. None gets a 5xx or a non-JSON body.
 func TestRouterBadPaths(t *testing.T) {
-	env := routerEnv(t)
+	env := fullEnv(t, apitest.Options{})
 	long := strings.Repeat("a", 3000)
 	raw := []string{
 		"search/team/Arsenal%2FChelsea", "search/team/%2e%2e", "search/team/..", "search/team/.",

@@ -1,86 +1,100 @@
 package v2
 
 import (
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
-// route is one v2 endpoint. The first path segment is the group, which is also the key of
-// the response object. The cap is registered as "v2/" + the path's literal segments
-// (v2/search/team, v2/schedule/next/league) unless capName says otherwise.
-type route struct {
-	path    string
-	kind    *record.Kind // the kind the view belongs to
-	view    string
-	cap     int // records for premium and business keys; caps.Unlimited is "all"
-	capName string
-	find    finder
-}
+// endpoint is one v2 route. The first path segment is the group, which is also the key of
+// the response object. The route name, for caps, logs and metrics, is "v2/" + the path's
+// literal segments (v2/search/team, v2/schedule/next/league) unless Route says otherwise.
+type endpoint = api.Endpoint[args]
+
+// answerFunc is the answer function of a v2 row.
+type answerFunc = func(*api.Request, args) (api.Answer, error)
+
+// c is a v2 cap: the same records for premium and business keys (free keys get none).
+func c(n int) caps.Cap { return caps.Cap{Free: n, Premium: n} }
 
 var (
-	teamNames   = []nameMatch{{"strTeam", record.Name}, {"strTeamAlternate", record.List}}
+	// Teams are found by strTeam alone: the recorded search/team/Arsenal answer holds the
+	// twelve teams whose name contains "Arsenal" and none known only by an alternate name.
+	teamNames   = []nameMatch{{"strTeam", record.Name}}
 	leagueNames = []nameMatch{{"strLeague", record.Name}, {"strLeagueAlternate", record.List}}
 	venueNames  = []nameMatch{{"strVenue", record.Name}, {"strVenueAlternate", record.List}}
 	eventNames  = []nameMatch{{"strEvent", record.Name}, {"strFilename", record.Name}}
 	playerNames = []nameMatch{{"strPlayer", record.Name}}
 )
 
+// Orders of the rows, as the recorded answers show them (testdata/recorded): lists by id,
+// ascending, unless a recording shows another order (lineups by idPlayer, season posters
+// latest season first, countries by code, a live feed by status and progress).
+func o(orders ...store.Order) []store.Order { return orders }
+
+func idOrder(field string) []store.Order { return o(api.ByID(field)) }
+
+func byName(name, id string) []store.Order { return o(api.ByName(name), api.ByID(id)) }
+
+// latestLast is a full schedule's order, read backwards: the cap keeps the latest events.
+var latestLast = o(api.Desc("strTimestamp"), store.Order{Field: "idEvent", Numeric: true, Desc: true})
+
 // all is "every record of that parent"; the caps table bounds it by caps.Ceiling.
 const all = caps.Unlimited
 
 // routes lists every v2 endpoint in the order of DECISIONS.md section 2. Views marked
 // (ours) in README.md are choices where no recorded response shows the public one.
-var routes = []route{
-	{path: "search/league/{name}", kind: record.League, view: "full", cap: 10, find: search(record.League, true, leagueNames...)},
-	{path: "search/player/{name}", kind: record.Player, view: "search2", cap: 10, find: search(record.Player, true, playerNames...)},
-	{path: "search/event/{name}", kind: record.Event, view: "full", cap: 10, find: search(record.Event, false, eventNames...)},
-	{path: "search/venue/{name}", kind: record.Venue, view: "full", cap: 10, find: search(record.Venue, true, venueNames...)},
-	{path: "search/team/{name}", kind: record.Team, view: "search2", cap: 25, find: search(record.Team, true, teamNames...)},
+var routes = []endpoint{
+	{Path: "search/league/{name}", Kind: record.League, View: "full", Order: idOrder("idLeague"), Cap: c(10), Answer: search(true, leagueNames...)},
+	{Path: "search/player/{name}", Kind: record.Player, View: "search2", Order: idOrder("idPlayer"), Cap: c(10), Answer: search(true, playerNames...)},
+	{Path: "search/event/{name}", Kind: record.Event, View: "full", Order: idOrder("idEvent"), Cap: c(10), Answer: search(false, eventNames...)},
+	{Path: "search/venue/{name}", Kind: record.Venue, View: "full", Order: idOrder("idVenue"), Cap: c(10), Answer: search(true, venueNames...)},
+	{Path: "search/team/{name}", Kind: record.Team, View: "search2", Order: idOrder("idTeam"), Cap: c(25), Answer: search(true, teamNames...)},
 
-	{path: "lookup/league/{id}", kind: record.League, view: "full", cap: 1, find: byID(record.League)},
-	{path: "lookup/team/{id}", kind: record.Team, view: "full", cap: 1, find: byID(record.Team)},
-	{path: "lookup/player/{id}", kind: record.Player, view: "full", cap: 1, find: byID(record.Player)},
-	{path: "lookup/event/{id}", kind: record.Event, view: "full", cap: 1, find: byID(record.Event)},
-	{path: "lookup/venue/{id}", kind: record.Venue, view: "full", cap: 1, find: byID(record.Venue)},
-	{path: "lookup/event_highlights/{id}", kind: record.Highlight, view: "v1", cap: 1, find: highlight},
-	{path: "lookup/team_equipment/{id}", kind: record.Equipment, view: "full", cap: all, find: children(record.Equipment, "idTeam")},
-	{path: "lookup/player_contracts/{id}", kind: record.Contract, view: "full", cap: all, find: children(record.Contract, "idPlayer")},
-	{path: "lookup/player_results/{id}", kind: record.Result, view: "full", cap: all, find: children(record.Result, "idPlayer")},
-	{path: "lookup/player_honours/{id}", kind: record.Honour, view: "full", cap: all, find: children(record.Honour, "idPlayer")},
-	{path: "lookup/player_milestones/{id}", kind: record.Milestone, view: "full", cap: all, find: children(record.Milestone, "idPlayer")},
-	{path: "lookup/player_teams/{id}", kind: record.FormerTeam, view: "full", cap: all, find: children(record.FormerTeam, "idPlayer")},
-	{path: "lookup/player_stats/{id}", kind: record.PlayerStat, view: "full", cap: all, find: children(record.PlayerStat, "idPlayer")},
-	{path: "lookup/event_lineup/{id}", kind: record.Lineup, view: "v2", cap: all, find: children(record.Lineup, "idEvent")},
-	{path: "lookup/event_results/{id}", kind: record.Result, view: "full", cap: all, find: children(record.Result, "idEvent")},
-	{path: "lookup/event_stats/{id}", kind: record.EventStat, view: "full", cap: all, find: children(record.EventStat, "idEvent")},
-	{path: "lookup/event_timeline/{id}", kind: record.Timeline, view: "full", cap: all, find: children(record.Timeline, "idEvent")},
-	{path: "lookup/event_tv/{id}", kind: record.TV, view: "full", cap: all, find: children(record.TV, "idEvent")},
+	{Path: "lookup/league/{id}", Kind: record.League, View: "full", Cap: c(1), Answer: byID},
+	{Path: "lookup/team/{id}", Kind: record.Team, View: "full", Cap: c(1), Answer: byID},
+	{Path: "lookup/player/{id}", Kind: record.Player, View: "full", Cap: c(1), Answer: byID},
+	{Path: "lookup/event/{id}", Kind: record.Event, View: "full", Cap: c(1), Answer: byID},
+	{Path: "lookup/venue/{id}", Kind: record.Venue, View: "full", Cap: c(1), Answer: byID},
+	{Path: "lookup/event_highlights/{id}", Kind: record.Highlight, View: "v1", Cap: c(1), Answer: highlight},
+	{Path: "lookup/team_equipment/{id}", Kind: record.Equipment, View: "full", Order: idOrder("idEquipment"), Cap: c(all), Answer: children("idTeam")},
+	{Path: "lookup/player_contracts/{id}", Kind: record.Contract, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/player_results/{id}", Kind: record.Result, View: "full", Order: o(api.Desc("dateEvent"), api.ByID("idResult")), Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/player_honours/{id}", Kind: record.Honour, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/player_milestones/{id}", Kind: record.Milestone, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/player_teams/{id}", Kind: record.FormerTeam, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/player_stats/{id}", Kind: record.PlayerStat, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
+	{Path: "lookup/event_lineup/{id}", Kind: record.Lineup, View: "v2", Order: idOrder("idPlayer"), Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_results/{id}", Kind: record.Result, View: "full", Order: o(store.Order{Field: "intPosition", Numeric: true}, api.ByID("idResult")), Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_stats/{id}", Kind: record.EventStat, View: "full", Order: idOrder("idStatistic"), Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_timeline/{id}", Kind: record.Timeline, View: "full", Order: idOrder("idTimeline"), Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_tv/{id}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idEvent")},
 
-	{path: "list/teams/{id}", kind: record.Team, view: "list2", cap: 100, find: children(record.Team, "idLeague")},
-	{path: "list/seasons/{id}", kind: record.Season, view: "v2", cap: 100, find: children(record.Season, "idLeague", store.Order{Field: "strSeason"})},
-	{path: "list/players/{id}", kind: record.Player, view: "full", cap: 100, find: children(record.Player, "idTeam")},
-	{path: "list/seasonposters/{id}", kind: record.SeasonPoster, view: "full", cap: all, find: children(record.SeasonPoster, "idLeague")},
+	{Path: "list/teams/{id}", Kind: record.Team, View: "list2", Order: byName("strTeam", "idTeam"), Cap: c(100), Answer: children("idLeague")},
+	{Path: "list/seasons/{id}", Kind: record.Season, View: "v2", Order: o(api.Asc("strSeason")), Cap: c(100), Answer: children("idLeague")},
+	{Path: "list/players/{id}", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(100), Answer: children("idTeam")},
+	{Path: "list/seasonposters/{id}", Kind: record.SeasonPoster, View: "full", Order: o(api.Desc("strSeason"), api.ByID("idArt")), Cap: c(all), Answer: children("idLeague")},
 
-	{path: "all/countries", kind: record.Country, view: "full", cap: 500, find: every(record.Country)},
-	{path: "all/sports", kind: record.Sport, view: "full", cap: 500, find: every(record.Sport)},
-	{path: "all/leagues", kind: record.League, view: "listPremium", cap: 3000, find: every(record.League)},
+	{Path: "all/countries", Kind: record.Country, View: "full", Order: o(api.Asc("code")), Cap: c(500), Answer: every},
+	{Path: "all/sports", Kind: record.Sport, View: "full", Order: idOrder("idSport"), Cap: c(500), Answer: every},
+	{Path: "all/leagues", Kind: record.League, View: "listPremium", Order: idOrder("idLeague"), Cap: c(3000), Answer: every},
 
-	{path: "schedule/next/league/{id}", kind: record.Event, view: "summary", cap: 20, find: next(inLeague)},
-	{path: "schedule/previous/league/{id}", kind: record.Event, view: "summary", cap: 20, find: previous(inLeague)},
-	{path: "schedule/next/team/{id}", kind: record.Event, view: "summary", cap: 10, find: next(ofTeam)},
-	{path: "schedule/previous/team/{id}", kind: record.Event, view: "summary", cap: 10, find: previous(ofTeam)},
-	{path: "schedule/next/venue/{id}", kind: record.Event, view: "summary", cap: 10, find: next(atVenue)},
-	{path: "schedule/previous/venue/{id}", kind: record.Event, view: "summary", cap: 10, find: previous(atVenue)},
-	{path: "schedule/full/team/{id}", kind: record.Event, view: "summary", cap: 250, find: fullSchedule},
-	{path: "schedule/league/{id}/{season}", kind: record.Event, view: "summary", cap: 3000, find: leagueSeason},
+	{Path: "schedule/next/league/{id}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(20), Answer: next(inLeague)},
+	{Path: "schedule/previous/league/{id}", Kind: record.Event, View: "summary", Order: api.LatestFirst, Cap: c(20), Answer: previous(inLeague)},
+	{Path: "schedule/next/team/{id}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(10), Answer: next(ofTeam)},
+	{Path: "schedule/previous/team/{id}", Kind: record.Event, View: "summary", Order: api.LatestFirst, Cap: c(10), Answer: previous(ofTeam)},
+	{Path: "schedule/next/venue/{id}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(10), Answer: next(atVenue)},
+	{Path: "schedule/previous/venue/{id}", Kind: record.Event, View: "summary", Order: api.LatestFirst, Cap: c(10), Answer: previous(atVenue)},
+	{Path: "schedule/full/team/{id}", Kind: record.Event, View: "summary", Order: latestLast, Cap: c(250), Answer: fullSchedule},
+	{Path: "schedule/league/{id}/{season}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(3000), Answer: leagueSeason},
 
-	{path: "filter/tv/day/{date}", kind: record.TV, view: "full", cap: 1500, find: tvOn},
-	{path: "filter/tv/country/{name}", kind: record.TV, view: "full", cap: 100, find: tvFrom(tvCountry)},
-	{path: "filter/tv/sport/{name}", kind: record.TV, view: "full", cap: 500, find: tvFrom(tvSport)},
-	{path: "filter/tv/channel/{name}", kind: record.TV, view: "full", cap: 100, find: tvFrom(tvChannel)},
-	{path: "filter/tv/channelid/{id}", kind: record.TV, view: "full", cap: 100, find: tvFrom(tvChannelID)},
+	{Path: "filter/tv/day/{date}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(1500), Answer: tvOn},
+	{Path: "filter/tv/country/{name}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvCountry)},
+	{Path: "filter/tv/sport/{name}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(500), Answer: tvFrom(tvSport)},
+	{Path: "filter/tv/channel/{name}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvChannel)},
+	{Path: "filter/tv/channelid/{id}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvChannelID)},
 
-	{path: "livescore/{sportOrLeague}", kind: record.LiveScore, view: "full", cap: 100, capName: "v2/livescore", find: livescore},
-	{path: "livescore/all", kind: record.LiveScore, view: "full", cap: 500, find: every(record.LiveScore)},
+	{Path: "livescore/{sportOrLeague}", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: c(100), Route: "v2/livescore", Answer: livescore},
+	{Path: "livescore/all", Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
 }

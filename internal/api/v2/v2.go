@@ -1,6 +1,7 @@
 // Package v2 answers the v2 read API (/api/v2/json/{group}/...): premium keys, the key in
-// the X-API-KEY header, one response key per group, {"Message":"No data found"} when there
-// is nothing. The endpoints are the rows of routes; README.md lists them.
+// the X-API-KEY header or as the segment before the group, one response key per group,
+// {"Message":"No data found"} when there is nothing. The endpoints are the rows of routes;
+// README.md lists them.
 package v2
 
 import (
@@ -9,7 +10,6 @@ import (
 	"strings"
 
 	"sportsdb/internal/api"
-	"sportsdb/internal/api/caps"
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -19,11 +19,13 @@ import (
 type API struct {
 	deps   api.Deps
 	routes []compiled
+	// groups are the first segments of the table's paths: they tell a v2 path from a key.
+	groups map[string]bool
 }
 
 // compiled is a route ready to match request paths.
 type compiled struct {
-	route
+	endpoint
 	group    string
 	segments []string // literal segments, or "" where a parameter goes
 	params   []param  // aligned with segments
@@ -33,18 +35,20 @@ type compiled struct {
 
 // New returns the v2 API and registers its default caps in d.Caps.
 func New(d api.Deps) *API {
-	a := &API{deps: d}
+	a := &API{deps: d, groups: map[string]bool{}}
 	for _, r := range routes {
 		c := compile(r)
-		d.Caps.Default(c.capName, caps.Cap{Free: c.cap, Premium: c.cap})
+		d.Caps.Default(c.Route, c.Cap)
 		a.routes = append(a.routes, c)
+		a.groups[c.group] = true
 	}
 	return a
 }
 
-func compile(r route) compiled {
-	c := compiled{route: r, view: r.kind.View(r.view)}
-	for _, s := range strings.Split(r.path, "/") {
+func compile(r endpoint) compiled {
+	c := compiled{endpoint: r, view: r.Kind.View(r.View)}
+	var lit []string
+	for _, s := range strings.Split(r.Path, "/") {
 		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
 			c.segments = append(c.segments, "")
 			c.params = append(c.params, param(s[1:len(s)-1]))
@@ -53,80 +57,92 @@ func compile(r route) compiled {
 		c.segments = append(c.segments, s)
 		c.params = append(c.params, "")
 		c.literals++
+		lit = append(lit, s)
 	}
 	c.group = c.segments[0]
-	if c.capName == "" {
-		var lit []string
-		for _, s := range c.segments {
-			if s != "" {
-				lit = append(lit, s)
-			}
-		}
-		c.capName = "v2/" + strings.Join(lit, "/")
+	c.Key = c.group
+	c.PremiumOnly = true
+	if c.Route == "" {
+		c.Route = "v2/" + strings.Join(lit, "/")
 	}
 	return c
 }
 
-// Serve answers one v2 request. segments is the path after /api/v2/json/, split on "/" and
-// percent-decoded. The server sends only premium and business keys.
-func (a *API) Serve(w http.ResponseWriter, r *http.Request, segments []string, tier store.Tier) {
-	if tier == store.Free {
-		respond.PremiumNeeded(w)
-		return
+// Match recognises v2 paths: /api/v2/json/{group}/... (key in X-API-KEY) and
+// /api/v2/json/{key}/{group}/... A path in a known group that no route matches is still
+// v2's, so its key is checked before the 404.
+func (a *API) Match(version string, segs []string) (api.Target, bool) {
+	if version != "v2" || len(segs) == 0 || segs[0] == "" {
+		return api.Target{}, false
 	}
-	rt, in, ok := a.match(segments)
-	if !ok {
+	t := api.Target{Route: api.OtherRoute, Row: api.NoRow, PremiumOnly: true}
+	switch {
+	case a.groups[segs[0]]:
+		t.HeaderKey, t.Args = true, segs
+	case len(segs) >= 2 && a.groups[segs[1]]:
+		t.Key, t.Args = segs[0], segs[1:]
+	default:
+		return api.Target{}, false
+	}
+	if i, ok := a.match(t.Args); ok {
+		t.Row, t.Route = i, a.routes[i].Route
+	}
+	return t, true
+}
+
+// Routes lists the route names of the table.
+func (a *API) Routes() []string {
+	out := make([]string, len(a.routes))
+	for i := range a.routes {
+		out[i] = a.routes[i].Route
+	}
+	return out
+}
+
+// Serve answers a target Match gave. The server sends only premium and business keys.
+func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier store.Tier) {
+	if !t.Known() {
 		respond.NotFound(w)
 		return
 	}
-	if respond.RouteOf(r) == "" {
-		r = respond.WithRoute(r, rt.capName)
-	}
-	if !in.ok {
+	rt := &a.routes[t.Row]
+	in, ok := rt.args(t.Args)
+	if !ok {
 		respond.NoData(w)
 		return
 	}
-	limit := a.deps.Caps.Limit(rt.capName, tier)
-	recs, err := rt.find(r.Context(), env{st: a.deps.Store, clk: a.deps.Clock}, in, limit)
+	limit := a.deps.Caps.Limit(rt.CapName(), tier)
+	ans, err := rt.Answer(a.deps.NewRequest(r.Context(), tier, rt.Kind, limit, rt.Order), in)
 	if err != nil {
-		respond.Error(w, r, fmt.Errorf("%s: %w", rt.capName, err))
+		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 		return
 	}
-	write(w, rt, recs, limit)
+	write(w, rt, ans.Recs, limit)
 }
 
 // match finds the route of a path. A literal segment beats a parameter (livescore/all is
 // not the sport "all"). A trailing slash is an empty parameter where the route has one
 // there (lookup/team/ is no data), and is ignored otherwise (all/countries/).
-func (a *API) match(segs []string) (*compiled, args, bool) {
-	c, out, ok := a.matchExact(segs)
+func (a *API) match(segs []string) (int, bool) {
+	i, ok := a.matchExact(segs)
 	if n := len(segs); !ok && n > 1 && segs[n-1] == "" {
 		return a.matchExact(segs[:n-1])
 	}
-	return c, out, ok
+	return i, ok
 }
 
-func (a *API) matchExact(segs []string) (*compiled, args, bool) {
-	var best *compiled
+func (a *API) matchExact(segs []string) (int, bool) {
+	best := -1
 	for i := range a.routes {
 		c := &a.routes[i]
-		if len(c.segments) != len(segs) || (best != nil && best.literals >= c.literals) {
+		if len(c.segments) != len(segs) || (best >= 0 && a.routes[best].literals >= c.literals) {
 			continue
 		}
 		if c.matches(segs) {
-			best = c
+			best = i
 		}
 	}
-	if best == nil {
-		return nil, args{}, false
-	}
-	out := args{ok: true}
-	for i, p := range best.params {
-		if p != "" && !out.set(p, segs[i]) {
-			out.ok = false
-		}
-	}
-	return best, out, true
+	return best, best >= 0
 }
 
 func (c *compiled) matches(segs []string) bool {
@@ -136,6 +152,19 @@ func (c *compiled) matches(segs []string) bool {
 		}
 	}
 	return true
+}
+
+// args reads the parameters of a matched path; ok is false when one cannot match anything.
+// The path may carry the trailing slash match ignored.
+func (c *compiled) args(segs []string) (args, bool) {
+	var out args
+	ok := true
+	for i, p := range c.params {
+		if p != "" && !out.set(p, segs[i]) {
+			ok = false
+		}
+	}
+	return out, ok
 }
 
 // write is the one place that decides the body: {"<group>":[...]} with records, else
@@ -148,7 +177,7 @@ func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int)
 		respond.NoData(w)
 		return
 	}
-	numericIDs := rt.group == "search"
+	numericIDs := rt.numericIDs()
 	b := make([]byte, 0, 256*len(recs))
 	b = append(b, `{"`...)
 	b = append(b, rt.group...)

@@ -12,15 +12,15 @@ import (
 func RecordView(k *record.Kind) *record.View {
 	name := ""
 	for _, r := range routes {
-		if r.kind != k {
+		if r.Kind != k {
 			continue
 		}
-		if strings.HasPrefix(r.path, "lookup/") {
-			name = r.view
+		if strings.HasPrefix(r.Path, "lookup/") {
+			name = r.View
 			break
 		}
 		if name == "" {
-			name = r.view
+			name = r.View
 		}
 	}
 	if name == "" {

@@ -20,7 +20,7 @@ func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() 
 
 // LatestCursor is the cursor of the last committed change.
 func (s *Store) LatestCursor(ctx context.Context) (int64, error) {
-	ctx, cancel := bounded(ctx)
+	ctx, cancel := s.Bounded(ctx)
 	defer cancel()
 	latest, _, err := feedBounds(ctx, s.pool)
 	if err != nil {
@@ -45,7 +45,7 @@ func feedBounds(ctx context.Context, q queryRower) (latest, pruned int64, err er
 // Changes reads the change feed (see store.Feed). Writers draw cursors under a table lock
 // held to their commit, so every cursor up to the latest one seen is committed and visible.
 func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
-	ctx, cancel := bounded(ctx)
+	ctx, cancel := s.Bounded(ctx)
 	defer cancel()
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {

@@ -1,34 +1,23 @@
 package postgres
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
 )
 
 // mapErr puts the store's sentinel on a driver error, keeping the driver error inside.
-func mapErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	if s := sentinel(err); s != nil && !errors.Is(err, s) {
-		return fmt.Errorf("%w: %w", s, err)
-	}
-	return err
-}
+func mapErr(err error) error { return sqlstore.MapErr(err, classify) }
 
-func sentinel(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ErrNotFound
-	}
+// classify names the sentinel of a PostgreSQL error code or a network failure (sqlstore.MapErr
+// does the rest).
+func classify(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch {
@@ -45,7 +34,7 @@ func sentinel(err error) error {
 	var connectErr *pgconn.ConnectError
 	var netErr net.Error
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), pgconn.Timeout(err),
+	case pgconn.Timeout(err),
 		errors.As(err, &connectErr), errors.As(err, &netErr),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
 		return store.ErrUnavailable

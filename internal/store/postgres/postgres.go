@@ -33,8 +33,9 @@ const (
 
 // Store is a sportsdb database in PostgreSQL.
 type Store struct {
-	pool *pgxpool.Pool
-	feed store.FeedOptions
+	*sqlstore.DB // Find, Get, Scan, Count and the key store
+	pool         *pgxpool.Pool
+	feed         store.FeedOptions
 }
 
 var _ store.Store = (*Store)(nil)
@@ -54,7 +55,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	return &Store{pool: pool, feed: store.FeedOptions{}.WithDefaults()}, nil
+	db := sqlstore.New(sqlstore.Config{Name: "postgres", Read: querier{pool}, Write: querier{pool},
+		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout})
+	return &Store{DB: db, pool: pool, feed: store.FeedOptions{}.WithDefaults()}, nil
 }
 
 // Migrate brings the schema of the database of dsn up to date and disconnects.
@@ -123,14 +126,9 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return mapErr(err)
 }
 
-// bounded gives a read its deadline.
-func bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, queryTimeout)
-}
-
 // Ping says whether the database answers.
 func (s *Store) Ping(ctx context.Context) error {
-	ctx, cancel := bounded(ctx)
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
 	if err := s.pool.Ping(ctx); err != nil {
 		return fmt.Errorf("postgres: ping: %w", mapErr(err))

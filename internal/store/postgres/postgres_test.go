@@ -30,32 +30,7 @@ func TestStore(t *testing.T) {
 // The migrated schema must hold every table and column record.Kinds asks for.
 func TestSchemaMatchesKinds(t *testing.T) {
 	s := openFresh(t)
-	ctx := context.Background()
-	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	have := map[string]map[string]bool{}
-	for rows.Next() {
-		var table, col string
-		if err := rows.Scan(&table, &col); err != nil {
-			t.Fatal(err)
-		}
-		if have[table] == nil {
-			have[table] = map[string]bool{}
-		}
-		have[table][col] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(have) == 0 {
-		t.Fatal("no tables in the test schema")
-	}
-	for _, p := range sqlstore.SchemaProblems(have) {
-		t.Error(p)
-	}
+	storetest.CheckSchema(t, querier{s.pool}, `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`)
 }
 
 // Migrating twice, or opening a migrated database, changes nothing.
@@ -141,3 +116,4 @@ func BenchmarkUpsert(b *testing.B)      { storetest.BenchUpsert(b, openFresh(b))
 func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openFresh(b)) }
 func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openFresh(b)) }
 func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openFresh(b)) }
+func BenchmarkGet(b *testing.B)         { storetest.BenchGet(b, openFresh(b)) }

@@ -1,35 +1,20 @@
 package sqlite
 
 import (
-	"context"
-	"database/sql"
 	"errors"
-	"fmt"
 
 	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
 )
 
 // mapErr puts the store's sentinel on a driver error, keeping the driver error inside.
-func mapErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	if s := sentinel(err); s != nil && !errors.Is(err, s) {
-		return fmt.Errorf("%w: %w", s, err)
-	}
-	return err
-}
+func mapErr(err error) error { return sqlstore.MapErr(err, classify) }
 
-func sentinel(err error) error {
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return store.ErrNotFound
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, sql.ErrConnDone):
-		return store.ErrUnavailable
-	}
+// classify names the sentinel of an SQLite result code (sqlstore.MapErr does the rest).
+func classify(err error) error {
 	var se *msqlite.Error
 	if !errors.As(err, &se) {
 		return nil

@@ -45,10 +45,9 @@ var pragmas = []string{
 // SQLITE_ENABLE_MEMORY_MANAGEMENT, so all the page caches of the process are one pool
 // (pcache1's global PGroup) holding up to the sum of every connection's cache_size: a
 // connection at its own limit takes the least recently used page of the pool, often another
-// connection's, which then grows back with new pages. With the writer's 64 MiB counted while
-// it was idle, the readers held about 115 MB of pages at full scale under the benchmark's
-// mixed workload (each 4 KiB page takes an 8 KiB block of the driver's allocator); with it
-// counted only during writes, 36 MB.
+// connection's, which then grows back with new pages. So the writer's cache is counted only
+// during writes: counted while idle, it let the readers hold three times the pages
+// (docs/PERFORMANCE.md, "Measured decisions in the code").
 const (
 	readCacheKiB  = 3 << 10
 	writeCacheKiB = 64 << 10
@@ -56,12 +55,14 @@ const (
 
 // Store is a sportsdb database in one SQLite file.
 type Store struct {
-	read      *sql.DB
-	readConns int // the read pool's size
-	write     *sql.DB
-	version   *versionReader
-	loading   sync.Mutex // held by Load, which changes the journal mode
-	feed      store.FeedOptions
+	*sqlstore.DB // Get, Scan, Count and the key store
+	read         *sql.DB
+	readConns    int // the read pool's size
+	write        *sql.DB
+	version      *versionReader
+	shm          *shmHold
+	loading      sync.Mutex // held by Load, which changes the journal mode
+	feed         store.FeedOptions
 }
 
 var _ store.Store = (*Store)(nil)
@@ -72,40 +73,51 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("sqlite: open %q: want the path of a database file", path)
 	}
+	shm := holdShm(path)
+	s, err := open(ctx, path, shm)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("sqlite: open %s: %w", path, err), shm.release())
+	}
+	return s, nil
+}
+
+// open opens the writer, brings the schema up to date, then opens the readers.
+func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	write, err := sql.Open("sqlite", dsn(path, writeCacheKiB, "_txlock=immediate"))
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, err
 	}
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxIdleTime(0)
 	if err := migrate(ctx, write); err != nil {
 		write.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, mapErr(err))
+		return nil, mapErr(err)
 	}
 	// A migration that filled an index left the writer's cache full; a server seldom writes,
 	// so it would hold that memory for nothing. Its large cache returns with the next Write.
 	for _, q := range []string{cacheSize(readCacheKiB), `PRAGMA shrink_memory`} {
 		if _, err := write.ExecContext(ctx, q); err != nil {
 			write.Close()
-			return nil, fmt.Errorf("sqlite: open %s: %w", path, mapErr(err))
+			return nil, mapErr(err)
 		}
 	}
 	read, err := sql.Open("sqlite", dsn(path, readCacheKiB, "_pragma=query_only(1)"))
 	if err != nil {
 		write.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, err
 	}
 	// One connection more than the readers: DataVersion holds one for itself.
 	n := max(4, runtime.GOMAXPROCS(0)) + 1
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, readConns: n, write: write, version: &versionReader{db: read},
+	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm},
 		feed: store.FeedOptions{}.WithDefaults()}
+	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
+		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, errors.Join(err, s.version.close(), read.Close(), write.Close())
 	}
 	return s, nil
 }
@@ -182,7 +194,9 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close releases the database. The writer closes last, so its connection checkpoints the WAL.
+// Close releases the database. The writer closes last, so its connection checkpoints the WAL;
+// the -shm descriptors are released after every connection (shm_unix.go).
 func (s *Store) Close() error {
-	return errors.Join(s.version.close(), s.read.Close(), s.write.Close())
+	err := errors.Join(s.version.close(), s.read.Close(), s.write.Close())
+	return errors.Join(err, s.shm.release())
 }

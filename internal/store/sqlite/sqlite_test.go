@@ -39,35 +39,14 @@ func TestStore(t *testing.T) {
 // The migrated schema must hold every table and column record.Kinds asks for.
 func TestSchemaMatchesKinds(t *testing.T) {
 	s := openTemp(t)
-	ctx := context.Background()
-	rows, err := s.read.QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	have := map[string]map[string]bool{}
-	for rows.Next() {
-		var table, col string
-		if err := rows.Scan(&table, &col); err != nil {
-			t.Fatal(err)
-		}
-		if have[table] == nil {
-			have[table] = map[string]bool{}
-		}
-		have[table][col] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range sqlstore.SchemaProblems(have) {
-		t.Error(p)
-	}
+	storetest.CheckSchema(t, sqlstore.Std(s.read), `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`)
 }
 
 func BenchmarkUpsert(b *testing.B)      { storetest.BenchUpsert(b, openTemp(b)) }
 func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openTemp(b)) }
 func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openTemp(b)) }
 func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openTemp(b)) }
+func BenchmarkGet(b *testing.B)         { storetest.BenchGet(b, openTemp(b)) }
 
 // The API's query shapes must be index lookups, not table scans.
 func TestQueriesUseIndexes(t *testing.T) { checkPlans(t, openTemp(t)) }

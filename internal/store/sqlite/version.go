@@ -18,7 +18,8 @@ import (
 // the one read before the last query: any commit rewrites it, so when it is unchanged the
 // last answer still holds, and a request pays a hundred nanoseconds instead of a query.
 type versionReader struct {
-	db *sql.DB
+	db   *sql.DB
+	hold *shmHold // the process's descriptors of the -shm file (shm_unix.go)
 
 	// last is the answer of the last query with the header read just before it.
 	last atomic.Pointer[versionSnapshot]
@@ -106,18 +107,11 @@ func (v *versionReader) open(ctx context.Context) error {
 		conn.Close()
 		return mapErr(err)
 	}
-	var file string
-	if err := conn.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil {
-		meta.Close()
-		pragma.Close()
-		conn.Close()
-		return mapErr(err)
-	}
 	v.conn, v.pragma, v.meta, v.isValid = conn, pragma, meta, false
 	if v.shm == nil {
 		// The connection just read in WAL mode, so the -shm file exists and is initialised;
 		// the store's connections keep it so while the store is open.
-		v.shm = mapShm(file)
+		v.shm = v.hold.mapShm()
 	}
 	return nil
 }

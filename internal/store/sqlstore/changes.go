@@ -149,15 +149,8 @@ func ScanChange(seq int64, kind, id, op, at string) (store.Change, error) {
 	return store.Change{Cursor: seq, Kind: k, ID: id, Op: op, Time: t.UTC()}, nil
 }
 
-// Rows is what database/sql and pgx result sets share.
-type Rows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
-
 // CollectChanges reads the rows of ChangesSQL.
-func CollectChanges(rows Rows) ([]store.Change, error) {
+func CollectChanges(rows ResultRows) ([]store.Change, error) {
 	var out []store.Change
 	for rows.Next() {
 		var seq int64
@@ -175,7 +168,7 @@ func CollectChanges(rows Rows) ([]store.Change, error) {
 }
 
 // NoteDeletes reads the rows of DeleteDocsSQL into the change set.
-func (c *ChangeSet) NoteDeletes(k *record.Kind, rows Rows) error {
+func (c *ChangeSet) NoteDeletes(k *record.Kind, rows ResultRows) error {
 	for rows.Next() {
 		var id, doc string
 		if err := rows.Scan(&id, &doc); err != nil {

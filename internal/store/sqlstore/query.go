@@ -1,12 +1,16 @@
 // Package sqlstore holds what the SQLite and PostgreSQL stores share: the translation of a
-// store.Query into SQL, the columns of a kind's table, and the list of embedded migrations.
-// The few differences between the two databases are the named fields of Dialect.
+// store.Query into SQL, the columns of a kind's table, the list of embedded migrations, and
+// the reads and key store written once over a small Querier interface (DB), with the
+// mapping of driver errors (MapErr). The few differences between the two databases in the
+// text of a statement are the named fields of Dialect; each backend adapts its driver to
+// Querier and names the sentinels of its own error codes.
 package sqlstore
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -26,6 +30,8 @@ type Dialect struct {
 	// index, or "" when no index serves that column or needle. The LIKE of the search still
 	// decides, so the candidates may be more than the matches but never fewer.
 	Substring func(b *Builder, k *record.Kind, col, needle string) string
+	// Time is the argument that stores t in a time column (of the keys table).
+	Time func(t time.Time) any
 }
 
 // SQLite is the dialect of SQLite.
@@ -42,6 +48,8 @@ var SQLite = Dialect{
 	Prefix: func(b *Builder, col, v string) string {
 		return "(" + col + " >= " + b.Arg(v) + " AND " + col + " < " + b.Arg(v+"\xff") + ")"
 	},
+	// Fixed-width UTC text, so that times sort as text.
+	Time: func(t time.Time) any { return t.UTC().Format("2006-01-02T15:04:05.000000000Z") },
 }
 
 // Postgres is the dialect of PostgreSQL. Columns use the "C" collation, so LIKE 'x%' can use
@@ -54,6 +62,7 @@ var Postgres = Dialect{
 	Prefix: func(b *Builder, col, v string) string {
 		return col + " LIKE " + b.Arg(EscapeLike(v)+"%") + ` ESCAPE '\'`
 	},
+	Time: func(t time.Time) any { return t.UTC() },
 }
 
 // Builder collects the text and arguments of one statement.
@@ -100,11 +109,20 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 	}
 	b.sb.WriteString(" ORDER BY ")
 	for _, o := range q.OrderBy {
-		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		col, ok := orderColumn(q.Kind, o)
 		if !ok {
 			return "", nil, notIndexed(q.Kind, o.Field, o.Norm)
 		}
-		col := quote(ix.Column())
+		if col == "id" {
+			// Ids are canonical integers: by length, then as text, is their numeric order,
+			// and cheaper to compute than a checked cast.
+			if o.Desc {
+				b.sb.WriteString("length(id) DESC, id DESC, ")
+			} else {
+				b.sb.WriteString("length(id), id, ")
+			}
+			continue
+		}
 		if o.Numeric {
 			// Values that are not numbers sort after the numbers, either way.
 			col = d.Numeric(col)
@@ -121,6 +139,18 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 		b.sb.WriteString(" LIMIT " + strconv.Itoa(q.Limit))
 	}
 	return b.sb.String(), b.args, nil
+}
+
+// orderColumn is the column an order sorts on: the field's index, or the id column when the
+// field is the kind's one key field (the public service orders many lists by id).
+func orderColumn(k *record.Kind, o store.Order) (string, bool) {
+	if ix, ok := k.IndexOf(o.Field, o.Norm); ok {
+		return quote(ix.Column()), true
+	}
+	if len(k.Key) == 1 && k.Key[0] == o.Field && o.Norm == record.Exact {
+		return "id", true
+	}
+	return "", false
 }
 
 func notIndexed(k *record.Kind, field string, n record.Norm) error {

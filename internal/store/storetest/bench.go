@@ -105,17 +105,7 @@ func BenchUpsertMerge(b *testing.B, s store.Store) {
 // BenchFind measures a typical API query: a team's next events, on 20,000 stored events.
 func BenchFind(b *testing.B, s store.Store) {
 	ctx := context.Background()
-	err := s.Write(ctx, func(tx store.Tx) error {
-		for i := range 20000 {
-			if err := tx.Upsert(ctx, event(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	putEvents(b, s, 20000)
 	q := store.Query{Kind: record.Event,
 		Where:   []store.Cond{eq("idHomeTeam", record.Exact, "133650"), op("strTimestamp", record.Exact, store.Gt, "2022-01-01")},
 		OrderBy: []store.Order{{Field: "strTimestamp"}}, Limit: 10}
@@ -149,4 +139,35 @@ func BenchDataVersion(b *testing.B, s store.Store) {
 			}
 		}
 	})
+}
+
+// BenchGet measures a lookup by id, the read behind every lookup endpoint, on 2,000 events.
+func BenchGet(b *testing.B, s store.Store) {
+	ctx := context.Background()
+	putEvents(b, s, 2000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if _, err := s.Get(ctx, record.Event, strconv.Itoa(1000000+i%2000)); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// putEvents stores events 0 to n-1 in one write.
+func putEvents(b *testing.B, s store.Store, n int) {
+	ctx := context.Background()
+	err := s.Write(ctx, func(tx store.Tx) error {
+		for i := range n {
+			if err := tx.Upsert(ctx, event(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
 }

@@ -59,6 +59,34 @@ func testKeys(t *testing.T, s store.Store) {
 	if err := s.AddKey(ctx, store.Key{Hash: "dddd", Tier: "gold", Created: base}); err == nil {
 		t.Error("unknown tier accepted")
 	}
+	testKeysSameInstant(t, s, base.Add(-time.Hour))
+}
+
+// Keys created in the same instant are listed by hash, whatever order they were added in, on
+// both databases.
+func testKeysSameInstant(t *testing.T, s store.Store, at time.Time) {
+	ctx := context.Background()
+	for _, h := range []string{"zz02", "zz01", "zz03"} {
+		if err := s.AddKey(ctx, store.Key{Hash: h, Tier: store.Free, Created: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := s.ListKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range list {
+		if k.Created.Equal(at) {
+			got = append(got, k.Hash)
+		}
+	}
+	if fmt.Sprint(got) != "[zz01 zz02 zz03]" {
+		t.Errorf("keys created in one instant, listed: %v, want them by hash [zz01 zz02 zz03]", got)
+	}
+	if len(list) == 0 || !list[0].Created.Equal(at) {
+		t.Errorf("the oldest keys must come first: %+v", list)
+	}
 }
 
 func sameKey(a, b store.Key) bool {

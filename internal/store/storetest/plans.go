@@ -49,6 +49,9 @@ func OrderedQueries() map[string]store.Query {
 		"events of a sport on a day": {Kind: record.Event, Where: []store.Cond{eq("dateEvent", E, "2026-10-05"), eq("strSport", N, "soccer")}, OrderBy: byTime, Limit: 3},
 		"league next events":         {Kind: record.Event, Where: []store.Cond{eq("idLeague", E, "4328"), op("strTimestamp", E, store.Gt, "2026-10-05T12:00:00")}, OrderBy: byTime, Limit: 20},
 		"tv on a day":                {Kind: record.TV, Where: []store.Cond{eq("dateEvent", E, "2026-10-05")}, OrderBy: []store.Order{{Field: "strTimeStamp"}}, Limit: 50},
+		// By id: the public service's order of a day's events and listings (internal/api).
+		"events on a day by id": {Kind: record.Event, Where: []store.Cond{eq("dateEvent", E, "2026-10-05")}, OrderBy: []store.Order{{Field: "idEvent", Numeric: true}}, Limit: 3},
+		"tv on a day by id":     {Kind: record.TV, Where: []store.Cond{eq("dateEvent", E, "2026-10-05")}, OrderBy: []store.Order{{Field: "id", Numeric: true}}, Limit: 1},
 	}
 }
 

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+
+	"sportsdb/internal/mirror"
+)
+
+// mirrorCmd hands a checked configuration over to mirror.Run; everything else lives there.
+func mirrorCmd(ctx context.Context, inv *invocation) error {
+	c := inv.cfg
+	opts := mirror.Options{From: c.Upstream, Key: c.UpstreamKey, Rate: c.UpstreamRate, Redis: c.Redis,
+		Leagues: c.MirrorLeagues, Seasons: c.MirrorSeasons, Follow: c.MirrorFollow}
+	if !c.Now.IsZero() {
+		// SPORTSDB_NOW pins what day the mirror starts on; its clock runs on from there.
+		opts.Clock = mirror.StartingAt(c.Now)
+	}
+	logger, _, err := newLogger(inv.stderr, c.LogLevel, c.LogFormat)
+	if err != nil {
+		return err
+	}
+	st, err := openDB(ctx, c.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opts.Store, opts.Logger, opts.Progress = st, logger, inv.stderr
+	_, err = mirror.Run(ctx, opts)
+	return err
+}

@@ -1,0 +1,95 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sportsdb/internal/clock"
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// Request is what an endpoint's answer function reads besides its parameters, on v1 and v2
+// alike: the key's tier, the row's kind and cap, the store and the clock.
+type Request struct {
+	Ctx   context.Context
+	Tier  store.Tier
+	Kind  *record.Kind
+	Limit int
+	// Order is the row's order, for queries that set none.
+	Order []store.Order
+	deps  Deps
+}
+
+// NewRequest is a request of the row of kind k, capped at limit records, its records in
+// order (nil: stored order).
+func (d Deps) NewRequest(ctx context.Context, tier store.Tier, k *record.Kind, limit int, order []store.Order) *Request {
+	return &Request{Ctx: ctx, Tier: tier, Kind: k, Limit: limit, Order: order, deps: d}
+}
+
+// Find runs a query, on the row's kind unless it names one, capped at the row's limit, in
+// the row's order unless it sets its own. The order is in the query, so the cap keeps the
+// first records of that order.
+func (r *Request) Find(q store.Query) ([]record.Record, error) {
+	if q.Kind == nil {
+		q.Kind = r.Kind
+	}
+	if q.OrderBy == nil && q.Kind == r.Kind {
+		q.OrderBy = r.Order
+	}
+	if q.Limit == 0 || q.Limit > r.Limit {
+		q.Limit = r.Limit
+	}
+	recs, err := r.deps.Store.Find(r.Ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("find %s: %w", q.Kind.Name, err)
+	}
+	return recs, nil
+}
+
+// FindFirst runs queries in order of preference and keeps the first records found, each
+// once, up to the cap: better matches come before looser ones.
+func (r *Request) FindFirst(qs ...store.Query) ([]record.Record, error) {
+	var out []record.Record
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if len(out) >= r.Limit {
+			break // the better matches filled the answer: a looser query would only scan
+		}
+		recs, err := r.Find(q)
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range recs {
+			id, _ := rec.ID()
+			if seen[id] || len(out) >= r.Limit {
+				continue
+			}
+			seen[id] = true
+			out = append(out, rec)
+		}
+	}
+	return out, nil
+}
+
+// Get reads one record by id. A missing record is no result, never an error: that is the
+// one not-found rule of both versions (each writes "no result" in its own body).
+func (r *Request) Get(k *record.Kind, id string) ([]record.Record, error) {
+	rec, err := r.deps.Store.Get(r.Ctx, k, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get %s %s: %w", k.Name, id, err)
+	}
+	return []record.Record{rec}, nil
+}
+
+// Now reads the clock for an answer that depends on it; the answer function then declares
+// until when its answer stays right (clock.Until, UntilStarts).
+func (r *Request) Now() time.Time { return clock.Read(r.Ctx, r.deps.Clock).UTC() }
+
+// Timestamp is Now in the form of Event.strTimestamp, so the two compare as text.
+func (r *Request) Timestamp() string { return r.Now().Format(TimestampLayout) }

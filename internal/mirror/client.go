@@ -1,0 +1,242 @@
+package mirror
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sportsdb/internal/ratelimit"
+)
+
+// client asks the upstream, within the rate budget, retrying what retrying can fix.
+type client struct {
+	base    string // scheme and host, without a trailing slash
+	key     string
+	http    *http.Client
+	clock   Clock
+	limiter ratelimit.Limiter
+	// budgetID names the budget in the limiter: the mirror and read-through of one key share it.
+	budgetID string
+	rate     int
+	retries  int
+	backoff  time.Duration // the first retry's wait; each next one doubles, with jitter
+}
+
+// errBadKey stops everything: the upstream refuses the key itself.
+var errBadKey = errors.New("the upstream refuses the key (Invalid API key)")
+
+// answer is the outcome of one request that the upstream did answer.
+type answer struct {
+	// status is "ok" (body holds records or null), "message" (it holds a message instead)
+	// or "refused" (an HTTP error that retrying cannot change: 404, 400).
+	status string
+	body   []byte
+	note   string
+}
+
+// target is the request of a frontier URL ("v1/file.php?q" or "v2/path"), and the same
+// with the key masked, for logs, errors and the importer.
+func (c *client) target(u string) (req *http.Request, masked string, err error) {
+	version, rest, _ := strings.Cut(u, "/")
+	var full string
+	switch version {
+	case "v1":
+		full = c.base + "/api/v1/json/" + c.key + "/" + rest
+		masked = "/api/v1/json/***/" + rest
+	case "v2":
+		full = c.base + "/api/v2/json/" + rest
+		masked = "/api/v2/json/" + rest
+	default:
+		return nil, "", fmt.Errorf("frontier URL %q: want v1/ or v2/", u)
+	}
+	req, err = http.NewRequest(http.MethodGet, full, nil)
+	if err != nil {
+		return nil, masked, fmt.Errorf("request %s: %w", masked, scrub(err, c.key))
+	}
+	if version == "v2" {
+		req.Header.Set("X-API-KEY", c.key)
+	}
+	req.Header.Set("User-Agent", "sportsdb-mirror")
+	return req, masked, nil
+}
+
+// get fetches a frontier URL: it waits for the rate budget, obeys 429 and Retry-After, and
+// retries 5xx answers, network errors and broken bodies with backoff and jitter, at most
+// c.retries times. The error names the request with the key masked.
+func (c *client) get(ctx context.Context, u string) (answer, error) {
+	var last error
+	for attempt := 0; ; attempt++ {
+		if err := c.wait(ctx); err != nil {
+			return answer{}, err
+		}
+		req, masked, err := c.target(u)
+		if err != nil {
+			return answer{}, err
+		}
+		a, retryAfter, err := c.once(ctx, req)
+		if err == nil {
+			return a, nil
+		}
+		if errors.Is(err, errBadKey) || ctx.Err() != nil {
+			return answer{}, err
+		}
+		last = fmt.Errorf("%s: %w", masked, scrub(err, c.key))
+		if attempt >= c.retries {
+			return answer{}, last
+		}
+		wait := retryAfter
+		if wait == 0 {
+			wait = c.backoffFor(attempt)
+		}
+		if err := c.clock.Sleep(ctx, wait); err != nil {
+			return answer{}, err
+		}
+	}
+}
+
+// wait takes one slot of the rolling-window budget, sleeping until the window frees one.
+func (c *client) wait(ctx context.Context) error {
+	for {
+		d, err := c.limiter.Allow(ctx, c.budgetID, c.rate)
+		if err != nil {
+			return fmt.Errorf("rate budget: %w", err)
+		}
+		if d.Allowed {
+			return nil
+		}
+		if err := c.clock.Sleep(ctx, max(d.RetryAfter, time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+func (c *client) backoffFor(attempt int) time.Duration {
+	d := c.backoff << min(attempt, 10)
+	d = min(d, time.Minute)
+	// Full jitter on half the wait: replicas that failed together do not retry together.
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryable is an answer worth asking again; retryAfter is the wait the upstream asked for.
+type retryable struct {
+	msg string
+}
+
+func (e *retryable) Error() string { return e.msg }
+
+// once sends one request. A nil error is a final answer; an error with retryAfter > 0 is a
+// 429 to wait out.
+func (c *client) once(ctx context.Context, req *http.Request) (answer, time.Duration, error) {
+	resp, err := c.http.Do(req.WithContext(ctx))
+	if err != nil {
+		return answer{}, 0, &retryable{msg: "network: " + err.Error()}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return answer{}, c.retryAfter(resp.Header), &retryable{msg: "HTTP 429 (rate limited by the upstream)"}
+	case resp.StatusCode >= 500:
+		return answer{}, c.retryAfter(resp.Header), &retryable{msg: "HTTP " + strconv.Itoa(resp.StatusCode)}
+	case err != nil:
+		return answer{}, 0, &retryable{msg: "body cut short: " + err.Error()}
+	case len(body) > maxBody:
+		return answer{status: "refused", note: "body larger than 64 MiB"}, 0, nil
+	case resp.StatusCode == http.StatusBadRequest && strings.Contains(string(body), "Invalid API key"):
+		return answer{}, 0, errBadKey
+	case resp.StatusCode != http.StatusOK:
+		return answer{status: "refused", note: "HTTP " + strconv.Itoa(resp.StatusCode) + ": " + short(body)}, 0, nil
+	}
+	return classify(body)
+}
+
+// noData is the message of v2's answer when nothing is found.
+const noData = "Message: No data found"
+
+// maxBody bounds one answer; the largest real ones (a league's season) are a few MiB.
+const maxBody = 64 << 20
+
+// classify checks a 200 body: broken JSON (a truncated body) is retried, a message is
+// reported and not stored, anything else is records (or null) to store.
+func classify(body []byte) (answer, time.Duration, error) {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		// The public service's answer to a parameter combination it does not allow.
+		return answer{status: "message", note: "empty body"}, 0, nil
+	}
+	if !json.Valid(body) {
+		return answer{}, 0, &retryable{msg: "body is not JSON or is cut short: " + short(body)}
+	}
+	msg := message(body)
+	if msg == noData {
+		// v2's "nothing found": an answer like v1's {"key":null}, with nothing to store.
+		return answer{status: "ok", body: []byte("{}")}, 0, nil
+	}
+	if msg != "" {
+		return answer{status: "message", note: msg}, 0, nil
+	}
+	return answer{status: "ok", body: body}, 0, nil
+}
+
+// message returns the text of a body that holds a message instead of records: {"Message":…},
+// the 429 body ({"message":…,"error":429}), or a string where records belong
+// ({"seasons":"Invalid League ID passed"}). An answer's keys hold arrays of records or null;
+// any other value is a message.
+func message(body []byte) string {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		return "" // an array of records
+	}
+	var parts []string
+	for k, v := range top {
+		t := strings.TrimSpace(string(v))
+		if t == "null" || strings.HasPrefix(t, "[") {
+			continue
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = short(v)
+		}
+		parts = append(parts, k+": "+s)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
+
+// retryAfter reads Retry-After in seconds (or an HTTP date); at least a second when set.
+func (c *client) retryAfter(h http.Header) time.Duration {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		return max(time.Duration(s)*time.Second, time.Second)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(c.clock.Now()), time.Second)
+	}
+	return 0
+}
+
+func short(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+// scrub removes the key from an error's text (net/http errors quote the URL).
+func scrub(err error, key string) error {
+	if err == nil || key == "" || !strings.Contains(err.Error(), key) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), key, "***"))
+}

@@ -1,0 +1,233 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"sportsdb/internal/store"
+)
+
+// crawler runs one crawl.
+type crawler struct {
+	opt   Options
+	c     *client
+	st    store.Store
+	fr    store.Frontier
+	plan  *plan
+	prog  *progress
+	start time.Time
+
+	freeKey bool
+
+	requests, records, messages, refused, failed atomic.Int64
+}
+
+func newCrawler(opts Options) (*crawler, error) {
+	if err := opts.defaults(); err != nil {
+		return nil, err
+	}
+	fr, ok := opts.Store.(store.Frontier)
+	if !ok {
+		return nil, errors.New("mirror: this store keeps no crawl frontier")
+	}
+	var leagues map[string]bool
+	if len(opts.Leagues) > 0 {
+		leagues = map[string]bool{}
+		for _, l := range opts.Leagues {
+			leagues[l] = true
+		}
+	}
+	rate := opts.Rate
+	if rate == 0 {
+		rate = DefaultRate
+	}
+	c := &client{base: strings.TrimRight(opts.From, "/"), key: opts.Key, http: opts.HTTP, clock: opts.Clock,
+		limiter: opts.Limiter, budgetID: BudgetID(opts.Key), rate: rate, retries: opts.Retries, backoff: opts.Backoff}
+	return &crawler{opt: opts, c: c, st: opts.Store, fr: fr,
+		plan: &plan{leagues: leagues, seasons: opts.Seasons,
+			teamSport: (&sportFormats{st: opts.Store, known: map[string]bool{}}).teamSport}}, nil
+}
+
+// probeURL tells the key's reach: a premium key on an upstream that answers v2 gets sports
+// here; a free key gets "Premium API key required".
+const probeURL = "v2/all/sports"
+
+func (cr *crawler) run(ctx context.Context) (Summary, error) {
+	cr.start = cr.opt.Clock.Now()
+	cr.prog = newProgress(cr.opt.Progress, cr.opt.Clock)
+	if err := cr.probe(ctx); err != nil {
+		return cr.summary(ctx), err
+	}
+	if cr.opt.Rate == 0 && cr.freeKey {
+		cr.c.rate = FreeRate
+	}
+	err := cr.st.Write(ctx, func(tx store.Tx) error {
+		ftx, err := frontierTx(tx)
+		if err != nil {
+			return err
+		}
+		return ftx.FrontierAdd(ctx, cr.plan.seeds(cr.opt.Leagues))
+	})
+	if err != nil {
+		return cr.summary(ctx), fmt.Errorf("mirror: queue the start: %w", err)
+	}
+	err = cr.loop(ctx)
+	sum := cr.summary(context.WithoutCancel(ctx))
+	cr.prog.done(sum.String())
+	switch {
+	case err == nil, cr.opt.Follow && errors.Is(err, context.Canceled):
+		return sum, nil
+	case errors.Is(err, context.Canceled):
+		return sum, fmt.Errorf("mirror: interrupted with %d requests queued; the same command continues: %w", sum.Queued, err)
+	}
+	return sum, err
+}
+
+func frontierTx(tx store.Tx) (store.FrontierTx, error) {
+	if rt, ok := tx.(*recordingTx); ok {
+		tx = rt.Tx
+	}
+	ftx, ok := tx.(store.FrontierTx)
+	if !ok {
+		return nil, errors.New("mirror: this store's transactions keep no crawl frontier")
+	}
+	return ftx, nil
+}
+
+// probe asks (once per freshness) whether the key reaches v2, and so how far it reaches.
+func (cr *crawler) probe(ctx context.Context) error {
+	e, err := cr.fr.FrontierGet(ctx, probeURL)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("mirror: %w", err)
+	}
+	if err != nil || e.Fetched.IsZero() {
+		if err := cr.fetch(ctx, store.FrontierEntry{URL: probeURL, Priority: prioSeed}); err != nil {
+			return err
+		}
+		if e, err = cr.fr.FrontierGet(ctx, probeURL); err != nil {
+			return fmt.Errorf("mirror: %w", err)
+		}
+	}
+	cr.plan.v2 = e.Status == "ok"
+	cr.freeKey = strings.Contains(e.Note, "Premium API key required")
+	return nil
+}
+
+// loop hands due entries to the workers until none is due (or, following, until ctx ends).
+func (cr *crawler) loop(ctx context.Context) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan store.FrontierEntry)
+	finished := make(chan string, cr.opt.Workers)
+	var wg sync.WaitGroup
+	for range cr.opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for e := range jobs {
+				if err := cr.fetch(ctx, e); err != nil {
+					cancel(err)
+				}
+				finished <- e.URL
+			}
+		}()
+	}
+	err := cr.dispatch(ctx, jobs, finished)
+	close(jobs)
+	wg.Wait()
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return err
+}
+
+// batchSize is how many due entries are read from the frontier at a time: the crawl's
+// memory does not grow with the frontier.
+const batchSize = 256
+
+func (cr *crawler) dispatch(ctx context.Context, jobs chan<- store.FrontierEntry, finished <-chan string) error {
+	inflight := map[string]bool{}
+	var queue []store.FrontierEntry
+	for {
+		if ctx.Err() != nil {
+			for len(inflight) > 0 {
+				delete(inflight, <-finished)
+			}
+			return context.Cause(ctx)
+		}
+		if len(queue) == 0 {
+			var err error
+			if queue, err = cr.due(ctx, inflight); err != nil {
+				return err
+			}
+		}
+		if len(queue) == 0 {
+			if len(inflight) > 0 {
+				delete(inflight, <-finished)
+				continue
+			}
+			if !cr.opt.Follow {
+				return nil
+			}
+			if err := cr.idle(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		select {
+		case jobs <- queue[0]:
+			inflight[queue[0].URL] = true
+			queue = queue[1:]
+		case u := <-finished:
+			delete(inflight, u)
+		}
+	}
+}
+
+// due reads the next entries due, leaving out those in flight. Without Follow, only what
+// was due when the crawl began, or queued since, is due: each request is made once a run.
+func (cr *crawler) due(ctx context.Context, inflight map[string]bool) ([]store.FrontierEntry, error) {
+	t := cr.start
+	if cr.opt.Follow {
+		t = cr.opt.Clock.Now()
+	}
+	es, err := cr.fr.FrontierDue(ctx, t, batchSize+len(inflight))
+	if err != nil {
+		return nil, fmt.Errorf("mirror: %w", err)
+	}
+	out := es[:0]
+	for _, e := range es {
+		if !inflight[e.URL] {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// idle waits, following, until the next entry is due.
+func (cr *crawler) idle(ctx context.Context) error {
+	now := cr.opt.Clock.Now()
+	st, err := cr.fr.FrontierStats(ctx, now)
+	if err != nil {
+		return fmt.Errorf("mirror: %w", err)
+	}
+	wait := time.Minute
+	if !st.Next.IsZero() {
+		wait = min(max(st.Next.Sub(now), 10*time.Millisecond), time.Minute)
+	}
+	return cr.opt.Clock.Sleep(ctx, wait)
+}
+
+func (cr *crawler) summary(ctx context.Context) Summary {
+	s := Summary{Requests: cr.requests.Load(), Records: cr.records.Load(), Messages: cr.messages.Load(),
+		Refused: cr.refused.Load(), Failed: cr.failed.Load(), Elapsed: cr.opt.Clock.Now().Sub(cr.start)}
+	if st, err := cr.fr.FrontierStats(ctx, cr.start); err == nil {
+		s.Queued = st.Due
+	}
+	return s
+}

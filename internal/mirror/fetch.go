@@ -1,0 +1,142 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sportsdb/internal/ingest"
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// fetch asks the upstream for one frontier entry and commits the outcome. Only a refused
+// key or a failing store stop the crawl; every other failure is reported and recorded on
+// the entry, to be asked again on a later run.
+func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
+	a, err := cr.c.get(ctx, e.URL)
+	if errors.Is(err, errBadKey) {
+		return fmt.Errorf("mirror: %w", err)
+	}
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	now := cr.opt.Clock.Now()
+	if err != nil {
+		cr.opt.Metrics.count("mirror", "failed", 0)
+		cr.failed.Add(1)
+		cr.opt.Logger.Warn("mirror: request failed", "error", err)
+		e.Fails++
+		e.Status, e.Note = "failed", err.Error()
+		// Asked again on the next run (this one asks only what was due at its start).
+		e.Due = now.Add(time.Millisecond)
+		if cr.opt.Follow {
+			e.Due = now.Add(min(time.Duration(e.Fails)*time.Minute, time.Hour))
+		}
+		return cr.mark(ctx, e)
+	}
+	cr.requests.Add(1)
+	n, err := commit(ctx, cr.st, e, a, now, cr.plan)
+	if err != nil {
+		return err
+	}
+	cr.records.Add(int64(n))
+	cr.opt.Metrics.count("mirror", a.status, n)
+	switch a.status {
+	case "message":
+		cr.messages.Add(1)
+		cr.opt.Logger.Info("mirror: body held a message, not stored", "request", masked(e.URL), "message", a.note)
+	case "refused":
+		cr.refused.Add(1)
+		cr.opt.Logger.Info("mirror: request refused", "request", masked(e.URL), "answer", a.note)
+	}
+	cr.prog.tick(cr)
+	return nil
+}
+
+func (cr *crawler) mark(ctx context.Context, e store.FrontierEntry) error {
+	err := cr.st.Write(ctx, func(tx store.Tx) error {
+		ftx, err := frontierTx(tx)
+		if err != nil {
+			return err
+		}
+		return ftx.FrontierSet(ctx, e)
+	})
+	if err != nil {
+		return fmt.Errorf("mirror: record %s: %w", masked(e.URL), err)
+	}
+	return nil
+}
+
+// commit stores an answer: its records, the entry marked answered at now, and (with a plan)
+// the requests its records lead to, in one transaction. A body the importer rejects is kept
+// out and the entry marked "refused" with the reason. It returns the records stored.
+func commit(ctx context.Context, st store.Store, e store.FrontierEntry, a answer, now time.Time, p *plan) (int, error) {
+	e.Fetched, e.Status, e.Note, e.Fails = now, a.status, a.note, 0
+	e.Due = now.Add(freshness(e.URL, nil, now))
+	var stored int
+	write := func(tx store.Tx) error {
+		ftx, err := frontierTx(tx)
+		if err != nil {
+			return err
+		}
+		if a.status == "ok" {
+			rt := &recordingTx{Tx: tx}
+			if _, err := ingest.Response(ctx, rt, a.body, masked(e.URL)); err != nil {
+				return &rejected{err}
+			}
+			stored = len(rt.recs)
+			e.Due = now.Add(freshness(e.URL, rt.recs, now))
+			if p != nil {
+				if err := ftx.FrontierAdd(ctx, p.expand(e.URL, rt.recs, now)); err != nil {
+					return err
+				}
+			}
+		}
+		return ftx.FrontierSet(ctx, e)
+	}
+	err := st.Write(ctx, write)
+	var rej *rejected
+	if errors.As(err, &rej) {
+		a = answer{status: "refused", note: "not stored: " + rej.err.Error()}
+		return commit(ctx, st, e, a, now, nil)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("mirror: store %s: %w", masked(e.URL), err)
+	}
+	return stored, nil
+}
+
+type rejected struct{ err error }
+
+func (r *rejected) Error() string { return r.err.Error() }
+
+// recordingTx keeps the records an answer stored, for the plan to expand.
+type recordingTx struct {
+	store.Tx
+	recs []record.Record
+}
+
+func (t *recordingTx) Upsert(ctx context.Context, r record.Record) error {
+	t.recs = append(t.recs, r)
+	return t.Tx.Upsert(ctx, r)
+}
+
+// masked is a frontier URL as logs and errors show it: the key never appears in it.
+func masked(u string) string {
+	if rest, ok := cutPrefix(u, "v1/"); ok {
+		return "/api/v1/json/***/" + rest
+	}
+	if rest, ok := cutPrefix(u, "v2/"); ok {
+		return "/api/v2/json/" + rest
+	}
+	return u
+}
+
+func cutPrefix(s, p string) (string, bool) {
+	if len(s) >= len(p) && s[:len(p)] == p {
+		return s[len(p):], true
+	}
+	return "", false
+}

@@ -1,0 +1,171 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"sportsdb/internal/api"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/store"
+)
+
+// Upstream reads through to another TheSportsDB-compatible API for answers the store cannot
+// give (serve --upstream: a mirror.Fetcher). version is "v1" or "v2",
+// pathAndQuery what follows the key segment (v1: "lookupteam.php?id=133604") or
+// /api/v2/json/ (v2: "lookup/team/133604").
+type Upstream interface {
+	// Ensure makes the store hold the upstream's answer unless it holds a fresh one; changed
+	// says records were stored. Its errors never hold the upstream's key.
+	Ensure(ctx context.Context, version, pathAndQuery string) (changed bool, err error)
+	// EmptyAnswer says whether an answer holds no records ("not found").
+	EmptyAnswer(body []byte) bool
+	// TimeDependent says whether the answer depends on the time (live scores, next events),
+	// so that the upstream is asked before answering, not only when the store has nothing.
+	TimeDependent(version, pathAndQuery string) bool
+}
+
+const (
+	// defaultUpstreamTimeout bounds how long a request waits for the upstream. It is longer
+	// than the store's 1.8 s: the answer of a remote API over the internet, and its storing,
+	// often take more. A request that waits longer is answered from the store as it is (the
+	// fetch goes on, and the next request finds its answer).
+	defaultUpstreamTimeout = 5 * time.Second
+	// upstreamRecheck is how long an answer still empty after the upstream was asked is kept
+	// in the response cache: past it the next request asks again, which costs nothing while the
+	// upstream's empty answer is fresh and asks the upstream when it is not. An answer kept
+	// after the upstream failed, and a time-dependent one, expire after cacheTTL instead.
+	upstreamRecheck = time.Minute
+)
+
+// RegisterCollectors adds metrics of the server's parts (the upstream's requests) to
+// /metrics.
+func (s *Server) RegisterCollectors(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := s.metrics.reg.Register(c); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
+}
+
+// answer computes the answer to an API request for the response cache: from the store, and
+// with an upstream, from what it adds to the store first when the store has nothing for the
+// request or the answer depends on the time.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, t target, tier store.Tier) {
+	up := s.cfg.Upstream
+	if up == nil || !t.Known() {
+		t.mount.Serve(w, r, t.Target, tier)
+		return
+	}
+	version, pathAndQuery := s.upstreamRequest(r, t)
+	if up.TimeDependent(version, pathAndQuery) {
+		s.ensure(r, version, pathAndQuery)
+		s.keepFor(r, cacheTTL)
+		s.fromStore(w, r, t, tier)
+		return
+	}
+	local := &bufferWriter{header: http.Header{}}
+	s.fromStore(local, r, t, tier)
+	if (local.status == http.StatusOK || local.status == http.StatusNotFound) && up.EmptyAnswer(local.body.Bytes()) {
+		changed, err := s.ensure(r, version, pathAndQuery)
+		if changed {
+			s.fromStore(w, r, t, tier)
+			return
+		}
+		if err != nil {
+			s.keepFor(r, cacheTTL)
+		} else {
+			s.keepFor(r, upstreamRecheck)
+		}
+	}
+	copyHeader(w.Header(), local.header)
+	w.WriteHeader(local.status)
+	_, _ = w.Write(local.body.Bytes())
+}
+
+// fromStore answers from the store within the store's deadline.
+func (s *Server) fromStore(w http.ResponseWriter, r *http.Request, t target, tier store.Tier) {
+	r, cancel := s.storeRequest(r)
+	defer cancel()
+	t.mount.Serve(w, r, t.Target, tier)
+}
+
+// upstreamRequest is the request as Upstream.Ensure names it, without the client's key.
+func (s *Server) upstreamRequest(r *http.Request, t target) (version, pathAndQuery string) {
+	if t.mount == api.Mount(s.v2) {
+		segs := make([]string, len(t.Args))
+		for i, a := range t.Args {
+			segs[i] = url.PathEscape(a)
+		}
+		return "v2", strings.Join(segs, "/")
+	}
+	// A v1 file, whatever the version in its path: the upstream knows it under v1.
+	p := r.URL.EscapedPath()
+	file := p[strings.LastIndexByte(p, '/')+1:]
+	if r.URL.RawQuery == "" {
+		return "v1", file
+	}
+	return "v1", file + "?" + r.URL.RawQuery
+}
+
+// ensure asks the upstream within its own timeout; a failure is logged and the local
+// answer stands. The upstream's errors never hold its key.
+func (s *Server) ensure(r *http.Request, version, pathAndQuery string) (bool, error) {
+	timeout := s.upstreamTimeout()
+	// Not the request's deadline, which bounds store work: the upstream may need longer.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
+	defer cancel()
+	changed, err := s.cfg.Upstream.Ensure(ctx, version, pathAndQuery)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no upstream answer within %v: %w", timeout, err)
+		}
+		// At debug level: the upstream's own failures are logged once, where they happen.
+		s.cfg.Logger.DebugContext(r.Context(), "upstream unavailable, answered from the store", "version", version, "err", err)
+	}
+	return changed, err
+}
+
+// storeRequest is the request with the store's deadline from now: a request that may wait
+// for the upstream has a longer one (waitForUpstream), which bounds no store work.
+func (s *Server) storeRequest(r *http.Request) (*http.Request, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	return r.WithContext(ctx), cancel
+}
+
+// waitForUpstream gives a request that may read through the time to: its store work, the
+// upstream's, and its store work again. Requests for the same answer wait on the one that
+// computes it (the response cache's flights) with this deadline too, not the store's.
+func (s *Server) waitForUpstream(r *http.Request) (*http.Request, func()) {
+	ld, ok := r.Context().(*lazyDeadline)
+	if s.cfg.Upstream == nil || !ok {
+		return r, func() {}
+	}
+	longer := withLazyDeadline(ld.parent, 2*s.cfg.RequestTimeout+s.upstreamTimeout())
+	return r.WithContext(longer), longer.stop
+}
+
+func (s *Server) upstreamTimeout() time.Duration {
+	if s.cfg.UpstreamTimeout > 0 {
+		return s.cfg.UpstreamTimeout
+	}
+	return defaultUpstreamTimeout
+}
+
+// keepFor bounds how long the response cache keeps the answer being computed, so that the
+// upstream is asked again after d (clock.Watch: the earliest bound declared wins).
+func (s *Server) keepFor(r *http.Request, d time.Duration) {
+	var clk clock.Clock = clock.System{}
+	if s.cfg.Clock != nil {
+		clk = s.cfg.Clock
+	}
+	now := clock.Read(r.Context(), clk)
+	clock.Until(r.Context(), now.Add(d))
+}

@@ -1,0 +1,42 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"sportsdb/internal/store/sqlstore"
+)
+
+// querier runs sqlstore's statements on the pool, through pgx itself: rows come without
+// database/sql's conversions, and a doc is decoded straight from the wire buffer.
+type querier struct{ pool *pgxpool.Pool }
+
+func (q querier) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := q.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgxRows{rows}, nil
+}
+
+func (q querier) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := q.pool.Exec(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}
+
+type pgxRows struct{ pgx.Rows }
+
+// Doc is the text of the row's one column, valid until Next.
+func (r pgxRows) Doc() ([]byte, error) {
+	raw := r.RawValues()
+	if len(raw) != 1 {
+		return nil, fmt.Errorf("want 1 column, got %d", len(raw))
+	}
+	return raw[0], nil
+}

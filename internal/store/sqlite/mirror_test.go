@@ -1,0 +1,9 @@
+package sqlite
+
+import (
+	"testing"
+
+	"sportsdb/internal/store/storetest"
+)
+
+func TestFrontier(t *testing.T) { storetest.Frontier(t, openTemp(t)) }
