@@ -30,6 +30,7 @@ func importCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
+	st.SetFeedOptions(inv.cfg.FeedOptions())
 	// It names the file and record, or what it read when it found no records at all; the
 	// summary line said nothing was kept.
 	_, err = ingest.Import(ctx, st, inv.args, ingest.Options{SourceURL: inv.cfg.ImportURL, Progress: inv.stderr})
@@ -53,6 +54,7 @@ func genCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
+	st.SetFeedOptions(c.FeedOptions())
 	_, err = gen.Generate(ctx, st, gen.Options{Scale: c.Scale, Seed: c.Seed, Now: c.Clock().Now(), Progress: inv.stderr})
 	return err
 }

@@ -102,6 +102,7 @@ func openServeDB(ctx context.Context, c *config.Config, fresh bool, stdout io.Wr
 	if err != nil {
 		return nil, err
 	}
+	st.SetFeedOptions(c.FeedOptions())
 	if fresh {
 		err = seedDemo(ctx, st, c.Clock(), stdout)
 	} else if err = warnIfEmpty(ctx, st, c.DB, stdout); err == nil {

@@ -62,6 +62,9 @@ type Config struct {
 	Tier      store.Tier
 	Label     string
 	Now       time.Time // pins the data clock when set
+
+	// ChangeRetention is how long the change feed keeps changes.
+	ChangeRetention time.Duration
 }
 
 // Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
@@ -136,6 +139,8 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.CORSOrigins, err = origins(v); return err }},
 	{Name: "drain", Env: "SPORTSDB_DRAIN", Default: "0s", Arg: "DURATION", Help: "on SIGTERM, keep answering this long (readyz 503, Connection: close) before stopping, for a load balancer to notice",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Drain, err = duration(v); return err }},
+	{Name: "change-retention", Env: "SPORTSDB_CHANGE_RETENTION", Default: "168h", Arg: "DURATION", Help: "how long the change feed keeps changes; an older cursor is answered 410",
+		Commands: []string{"serve", "import", "gen"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
@@ -265,6 +270,19 @@ func duration(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("want a duration like 15s or 0s")
 	}
 	return d, nil
+}
+
+func positiveDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a positive duration like 168h")
+	}
+	return d, nil
+}
+
+// FeedOptions are the change feed settings of the store.
+func (c *Config) FeedOptions() store.FeedOptions {
+	return store.FeedOptions{Retention: c.ChangeRetention}
 }
 
 // parseBool reads what Go's strconv reads (1, t, true, 0, f, false, in any case of those).

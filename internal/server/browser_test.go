@@ -1,16 +1,12 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
-	"html"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
@@ -41,7 +37,6 @@ async function call(name, path, headers) {
 // A page served from one origin reads sportsdb's answers on another, in a real browser
 // (Debian's chromium package): statuses, bodies, the rate limit fields and the ETag.
 func TestBrowserOnAnotherOriginReadsAnswers(t *testing.T) {
-	chromium := needChromium(t)
 	env := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{})})
 	var mu sync.Mutex
 	methods := map[string]int{}
@@ -58,19 +53,7 @@ func TestBrowserOnAnotherOriginReadsAnswers(t *testing.T) {
 	}))
 	defer page.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-		"--disable-dev-shm-usage", "--user-data-dir="+t.TempDir(), "--virtual-time-budget=20000",
-		"--dump-dom", page.URL)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	dom := html.UnescapeString(string(out))
+	dom := chromiumDOM(t, page.URL)
 	for _, want := range []string{
 		`v1 status=200 remaining=29 policy="default";q=30;w=60 etag=yes body={"sports":[`,
 		`v2 status=200 remaining=99 policy="default";q=100;w=60 etag=yes body={"all":[`,

@@ -70,6 +70,12 @@ type cacheEntry struct {
 	elem       *list.Element
 	gzOnce     sync.Once
 	byteLen    int // memory the entry holds
+	// reads are the kinds the answer read, and cursor the change feed's as it was computed;
+	// tracked says both are known (cachefeed.go).
+	reads   kindMask
+	gets    []recordKey
+	cursor  int64
+	tracked bool
 }
 
 type responseCache struct {
@@ -99,6 +105,8 @@ type responseCache struct {
 	misses  func()
 	// refreshes counts the background recomputations of expired answers.
 	refreshes func()
+	// feed, when set, keeps the answers a change of data did not touch (cachefeed.go).
+	feed *feedTracker
 }
 
 // newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
@@ -136,6 +144,7 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		respond.Error(w, r, fmt.Errorf("read the data version: %w", err))
 		return
 	}
+	r = c.feedStamp(r, version)
 	var f *flight
 	if len(key) <= maxCacheKey {
 		if e, refresh := c.get(key, version); e != nil {
@@ -233,6 +242,7 @@ func (c *responseCache) land(key string, f *flight) {
 func (c *responseCache) compute(r *http.Request, key string, version int64, next http.HandlerFunc) (*cacheEntry, *bufferWriter) {
 	buf := &bufferWriter{header: http.Header{}}
 	ctx, watch := clock.Watching(r.Context())
+	ctx, reads := withReadSet(ctx)
 	next(buf, r.WithContext(ctx))
 	if buf.status == 0 {
 		buf.status = http.StatusOK
@@ -241,6 +251,7 @@ func (c *responseCache) compute(r *http.Request, key string, version int64, next
 		return nil, buf
 	}
 	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), size: buf.body.Len(), status: buf.status}
+	stampEntry(e, r.Context(), reads)
 	if until, bound, known := watch.Expiry(); bound {
 		switch {
 		case !known:
@@ -297,8 +308,11 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 		return nil, false
 	}
 	if e.version != version {
-		c.remove(e)
-		return nil, false
+		if !c.stillRight(e, version) {
+			c.remove(e)
+			return nil, false
+		}
+		e.version = version
 	}
 	if !e.expires.IsZero() {
 		now := c.now()

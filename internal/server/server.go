@@ -83,6 +83,7 @@ type Server struct {
 	docs    *openapi.Handler
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
+	live     *liveState // change feed and streams (live.go)
 }
 
 // DefaultLimits are the public service's requests per rolling minute of each tier.
@@ -123,7 +124,7 @@ func New(cfg Config) *Server {
 	if cfg.Limits == nil {
 		cfg.Limits = DefaultLimits
 	}
-	deps := api.Deps{Store: cfg.Store, Clock: cfg.Clock, Caps: cfg.Caps}
+	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
 	s.docs = openapi.NewHandler(func() openapi.Source { return openapi.For(s.v1, s.v2, cfg.Caps, version()) })
 	s.metrics = newMetrics(s.routeNames())
@@ -138,6 +139,7 @@ func New(cfg Config) *Server {
 		spill = newSpillDir(cfg.CacheDir, cfg.CacheDiskBytes)
 	}
 	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
+	s.cache.feed = &feedTracker{src: cfg.Store}
 	if cfg.Clock != nil {
 		s.cache.now = cfg.Clock.Now
 	}
@@ -145,6 +147,7 @@ func New(cfg Config) *Server {
 	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
 	s.cache.refreshes = s.metrics.cache.WithLabelValues("refresh").Inc
+	s.live = newLiveState(s)
 	return s
 }
 
@@ -200,6 +203,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasPrefix(path, "/calendar/") {
 		s.serveCalendar(rec, r, addr, &path, &route)
+		return
+	}
+	if lt, ok := parseLive(path); ok {
+		route, path = lt.route, lt.logPath(path)
+		s.serveLive(rec, r, lt, addr)
 		return
 	}
 	var ok bool
@@ -311,7 +319,8 @@ func quote(s string) string { return string(appendQuoted(nil, s)) }
 // is shown with its key segment as {key}. Any other API-like path may hold a key in any
 // segment (//api/..., /API/..., dot segments, escapes, unknown files), so it is shown as its
 // route name only; the server's own paths (healthz, readyz, metrics, and a calendar path,
-// whose key serveCalendar has already replaced) are shown as sent. A route that is neither
+// whose key serveCalendar has already replaced, and a live path, whose key ServeHTTP has) are
+// shown as sent. A route that is neither
 // (a preflight, say) on a path no table names is shown as its route alone.
 func scrubPath(p, route string, t target) string {
 	switch {
@@ -337,7 +346,7 @@ func ownRoute(route string) bool {
 	case "healthz", "readyz", "metrics":
 		return true
 	}
-	return strings.HasPrefix(route, "calendar/")
+	return strings.HasPrefix(route, "calendar/") || strings.HasPrefix(route, "v2/changes") || strings.HasPrefix(route, "v2/stream/")
 }
 
 // clip shortens a path for the log.

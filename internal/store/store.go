@@ -145,6 +145,9 @@ type Keys interface {
 type Store interface {
 	Records
 	Keys
+	Feed
+	// SetFeedOptions sets the retention and clock of the change feed; call it before use.
+	SetFeedOptions(FeedOptions)
 	// Ping says whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

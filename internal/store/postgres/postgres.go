@@ -35,6 +35,7 @@ const (
 type Store struct {
 	*sqlstore.DB // Find, Get, Scan, Count and the key store
 	pool         *pgxpool.Pool
+	feed         store.FeedOptions
 }
 
 var _ store.Store = (*Store)(nil)
@@ -56,7 +57,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	}
 	db := sqlstore.New(sqlstore.Config{Name: "postgres", Read: querier{pool}, Write: querier{pool},
 		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout})
-	return &Store{DB: db, pool: pool}, nil
+	return &Store{DB: db, pool: pool, feed: store.FeedOptions{}.WithDefaults()}, nil
 }
 
 // Migrate brings the schema of the database of dsn up to date and disconnects.

@@ -24,13 +24,16 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx}
+	t := &tx{tx: pgTx, changes: sqlstore.NewChangeSet()}
 	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
 	defer t.Close()
 	if err := fn(t); err != nil {
 		return err
 	}
 	if err := t.flush(ctx); err != nil {
+		return fmt.Errorf("postgres: write: %w", err)
+	}
+	if err := t.recordChanges(ctx, s.feed); err != nil {
 		return fmt.Errorf("postgres: write: %w", err)
 	}
 	if _, err := pgTx.Exec(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
@@ -46,6 +49,8 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 type tx struct {
 	*sqlstore.Buffer
 	tx pgx.Tx
+	// changes are the records this transaction changed, for the change feed (changes.go).
+	changes *sqlstore.ChangeSet
 }
 
 // DeleteAll removes every record of a kind, buffered ones included.
@@ -54,6 +59,9 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 		return fmt.Errorf("postgres: delete all: %w: no kind", store.ErrBadQuery)
 	}
 	t.Batch.Drop(k)
+	if err := t.noteDeletes(ctx, k); err != nil {
+		return fmt.Errorf("postgres: delete all %s: %w", k.Name, err)
+	}
 	if _, err := t.tx.Exec(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
 		return fmt.Errorf("postgres: delete all %s: %w", k.Name, mapErr(err))
 	}
@@ -71,6 +79,7 @@ func (t *tx) flush(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		t.changes.Wrote(kb.Kind, rows)
 		if err := t.insert(ctx, kb.Kind, rows); err != nil {
 			return err
 		}

@@ -62,6 +62,7 @@ type Store struct {
 	version      *versionReader
 	shm          *shmHold
 	loading      sync.Mutex // held by Load, which changes the journal mode
+	feed         store.FeedOptions
 }
 
 var _ store.Store = (*Store)(nil)
@@ -111,7 +112,8 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm}}
+	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm},
+		feed: store.FeedOptions{}.WithDefaults()}
 	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
 		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {

@@ -40,7 +40,8 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("sqlite: write: %w", mapErr(err))
 	}
 	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{},
-		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{}}
+		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{},
+		changes: sqlstore.NewChangeSet()}
 	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
 	defer sqlTx.Rollback()
 	defer t.stop()
@@ -55,6 +56,9 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("sqlite: write: %w", err)
 	}
 	if err := t.optimizeFTS(ctx); err != nil {
+		return fmt.Errorf("sqlite: write: %w", err)
+	}
+	if err := t.recordChanges(ctx, s.feed); err != nil {
 		return fmt.Errorf("sqlite: write: %w", err)
 	}
 	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
@@ -79,6 +83,8 @@ type tx struct {
 	inserts map[insertKey]*sql.Stmt
 	// ftsRows counts the rows written per kind with a trigram index (see optimizeFTS).
 	ftsRows map[*record.Kind]int
+	// changes are the records this transaction changed, for the change feed (changes.go).
+	changes *sqlstore.ChangeSet
 }
 
 // DeleteAll removes every record of a kind, buffered ones included.
@@ -88,6 +94,9 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 	}
 	t.Batch.Drop(k)
 	if err := t.sync(); err != nil {
+		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
+	}
+	if err := t.noteDeletes(ctx, k); err != nil {
 		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
 	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
@@ -131,6 +140,7 @@ func (t *tx) flush(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		t.changes.Wrote(kb.Kind, rows)
 		t.wrote(ks, rows)
 		if ftsColumns[kb.Kind] != nil {
 			t.ftsRows[kb.Kind] += len(rows)

@@ -66,6 +66,9 @@ func (db *DB) bounded(ctx context.Context) (context.Context, context.CancelFunc)
 	return context.WithTimeout(ctx, db.c.Timeout)
 }
 
+// Bounded gives a backend's own reads (the change feed's, say) the deadline of the shared ones.
+func (db *DB) Bounded(ctx context.Context) (context.Context, context.CancelFunc) { return db.bounded(ctx) }
+
 // Find returns the records the query selects.
 func (db *DB) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
 	query, args, err := Select(db.c.Dialect, q)

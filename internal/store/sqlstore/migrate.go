@@ -50,6 +50,7 @@ func SchemaProblems(have map[string]map[string]bool) []string {
 		"keys":              {"hash", "tier", "label", "created", "revoked"},
 		"meta":              {"name", "value"},
 		"schema_migrations": {"version"},
+		"changes":           {"seq", "kind", "id", "op", "time"},
 	}
 	for _, k := range record.Kinds {
 		need[k.Name] = Columns(k)

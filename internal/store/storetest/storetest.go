@@ -35,6 +35,9 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"DataVersion", testDataVersion},
 		{"Keys", testKeys},
 		{"ConcurrentReadsDuringWrite", testConcurrentReads},
+		{"ChangeFeed", testChangeFeed},
+		{"ChangeFeedRewrite", testChangeFeedRewrite},
+		{"ChangeRetention", testChangeRetention},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

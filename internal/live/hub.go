@@ -1,0 +1,247 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"sportsdb/internal/store"
+)
+
+const (
+	// pollSQLite: how often the watcher compares the data version on SQLite, where imports
+	// come from other processes. A comparison of the -shm header when nothing changed.
+	pollSQLite = 100 * time.Millisecond
+	// pollListening: on PostgreSQL notifications wake the watcher; the poll is the fallback
+	// for a lost listening connection, still within the 1 s the contract allows.
+	pollListening = 500 * time.Millisecond
+	// fetchPage changes are read and rendered at a time.
+	fetchPage = 500
+	// windowSize recent events stay in memory; a stream further behind reads the store.
+	windowSize = 4096
+)
+
+// Hub follows the change feed with one watcher goroutine, which runs while streams are
+// open, and keeps the latest events for them. Streams wait on a channel that is closed and
+// replaced at each publish, so one change wakes every stream without a queue per stream.
+type Hub struct {
+	rd       Renderer
+	poll     time.Duration
+	draining func() bool
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	subs    int
+	gen     int // of the running watcher; a stopped one publishes nothing
+	cancel  context.CancelFunc
+	base    int64   // the window holds every event after base up to head
+	head    int64   // the feed has been read up to here
+	window  []Event // in cursor order
+	changed chan struct{}
+	stopped chan struct{} // closed when the server drains
+}
+
+// NewHub returns a hub on the store of rd. draining, when it turns true, ends every stream.
+func NewHub(rd Renderer, draining func() bool, log *slog.Logger) *Hub {
+	poll := pollSQLite
+	if _, ok := rd.Src.(Listener); ok {
+		poll = pollListening
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Hub{rd: rd, poll: poll, draining: draining, log: log, changed: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// subscribe counts a stream in, starting the watcher for the first one.
+func (h *Hub) subscribe(ctx context.Context) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.subs == 0 {
+		latest, err := h.rd.Src.LatestCursor(ctx)
+		if err != nil {
+			return err
+		}
+		h.gen++
+		h.base, h.head, h.window = latest, latest, nil
+		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		h.cancel = cancel
+		go h.watch(wctx, h.gen)
+	}
+	h.subs++
+	return nil
+}
+
+// unsubscribe counts a stream out, stopping the watcher after the last one.
+func (h *Hub) unsubscribe() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.subs--; h.subs == 0 {
+		h.cancel()
+		h.gen++
+	}
+}
+
+// view is what a stream at pos sees: the events after it, the head they lead to, the
+// channel that closes at the next publish, and whether pos is behind the window.
+type view struct {
+	events []Event
+	head   int64
+	wait   <-chan struct{}
+	behind bool
+}
+
+func (h *Hub) after(pos int64) view {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if pos < h.base {
+		return view{head: h.head, wait: h.changed, behind: true}
+	}
+	i := sort.Search(len(h.window), func(i int) bool { return h.window[i].Cursor > pos })
+	return view{events: h.window[i:len(h.window):len(h.window)], head: h.head, wait: h.changed}
+}
+
+// publish adds events read up to next, if the watcher of gen is still the running one.
+func (h *Hub) publish(gen int, evs []Event, next int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if gen != h.gen || next <= h.head {
+		return
+	}
+	h.window = append(h.window, evs...)
+	if n := len(h.window) - windowSize; n > 0 {
+		h.base = h.window[n-1].Cursor
+		h.window = append([]Event(nil), h.window[n:]...)
+	}
+	h.head = next
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// restart forgets the window when the feed expired under the watcher (it fell behind the
+// retention): every stream reads the store again, and gets a reset.
+func (h *Hub) restart(gen int, latest int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if gen != h.gen {
+		return
+	}
+	h.base, h.head, h.window = latest, latest, nil
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+func (h *Hub) cursor() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.head
+}
+
+// Stopped is closed once the server drains.
+func (h *Hub) Stopped() <-chan struct{} { return h.stopped }
+
+func (h *Hub) stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case <-h.stopped:
+	default:
+		close(h.stopped)
+	}
+}
+
+// watch reads the feed whenever the data version moves (or a notification comes) until
+// ctx ends.
+func (h *Hub) watch(ctx context.Context, gen int) {
+	wake := make(chan struct{}, 1)
+	if l, ok := h.rd.Src.(Listener); ok {
+		go h.listen(ctx, l, wake)
+	}
+	tick := time.NewTicker(h.poll)
+	defer tick.Stop()
+	seen := int64(-1)
+	failing := false // a failure is logged once, not at every poll until the database is back
+	for {
+		if h.draining != nil && h.draining() {
+			h.stop()
+		}
+		err := h.poll1(ctx, gen, &seen)
+		if err != nil && !failing {
+			h.warn(ctx, "live: follow the change feed", err)
+		}
+		failing = err != nil
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-wake:
+		}
+	}
+}
+
+// poll1 reads the feed when the data version moved past seen.
+func (h *Hub) poll1(ctx context.Context, gen int, seen *int64) error {
+	v, err := h.rd.Src.DataVersion(ctx)
+	if err != nil || v == *seen {
+		return err
+	}
+	if err := h.fetch(ctx, gen); err != nil {
+		return err
+	}
+	*seen = v
+	return nil
+}
+
+func (h *Hub) listen(ctx context.Context, l Listener, wake chan struct{}) {
+	for ctx.Err() == nil {
+		err := l.Listen(ctx, func() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		h.warn(ctx, "live: listen for changes", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// fetch reads and publishes every change after the head.
+func (h *Hub) fetch(ctx context.Context, gen int) error {
+	for {
+		cs, next, err := h.rd.Src.Changes(ctx, h.cursor(), nil, fetchPage)
+		if errors.Is(err, store.ErrCursorExpired) {
+			latest, lerr := h.rd.Src.LatestCursor(ctx)
+			if lerr != nil {
+				return lerr
+			}
+			h.restart(gen, latest)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		evs, err := h.rd.RenderAll(ctx, cs)
+		if err != nil {
+			return err
+		}
+		h.publish(gen, evs, next)
+		if len(cs) < fetchPage || ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+func (h *Hub) warn(ctx context.Context, msg string, err error) {
+	if ctx.Err() == nil {
+		h.log.Warn(msg, "err", err)
+	}
+}

@@ -1,0 +1,203 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"sportsdb/internal/api/respond"
+	v2 "sportsdb/internal/api/v2"
+	"sportsdb/internal/live"
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// Open streams allowed per key, by tier (DECISIONS section 9).
+var streamLimits = map[store.Tier]int{store.Premium: 5, store.Business: 10}
+
+// liveState is the server's side of the change feed: the hub its streams share and the
+// count of open streams per key.
+type liveState struct {
+	hub  *live.Hub
+	ping time.Duration
+
+	mu   sync.Mutex
+	open map[string]int // by key hash
+}
+
+func newLiveState(s *Server) *liveState {
+	rd := live.Renderer{Src: s.cfg.Store, View: v2.RecordView}
+	return &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), ping: live.DefaultPing, open: map[string]int{}}
+}
+
+// reserve takes one of the key's stream slots; release gives it back.
+func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[k.Hash] >= streamLimits[k.Tier] {
+		return nil, false
+	}
+	l.open[k.Hash]++
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.open[k.Hash]--; l.open[k.Hash] <= 0 {
+			delete(l.open, k.Hash)
+		}
+	}, true
+}
+
+// liveWords are the first segments of live paths with the key in X-API-KEY.
+var liveWords = map[string]bool{"changes": true, "stream": true}
+
+// liveTarget is a request for the change feed or a stream.
+type liveTarget struct {
+	what      string // "changes", "livescore" or "stream"
+	sport     string // folded; livescore streams only
+	pathKey   string
+	headerKey bool
+	route     string
+}
+
+// parseLive reads /api/v2/json/[{key}/]changes and /api/v2/json/[{key}/]stream/...; ok is
+// false for every other path.
+func parseLive(rawPath string) (t liveTarget, ok bool) {
+	rest, found := strings.CutPrefix(rawPath, "/api/v2/json/")
+	if !found {
+		return t, false
+	}
+	segs := strings.Split(strings.TrimSuffix(rest, "/"), "/")
+	if !liveWords[segs[0]] {
+		key, err := url.PathUnescape(segs[0])
+		if err != nil || key == "" {
+			return t, false
+		}
+		t.pathKey, segs = key, segs[1:]
+	} else {
+		t.headerKey = true
+	}
+	switch {
+	case len(segs) == 1 && segs[0] == "changes":
+		t.what, t.route = "changes", "v2/changes"
+	case len(segs) == 2 && segs[0] == "stream" && segs[1] == "changes":
+		t.what, t.route = "stream", "v2/stream/changes"
+	case len(segs) >= 2 && len(segs) <= 3 && segs[0] == "stream" && segs[1] == "livescore":
+		t.what, t.route = "livescore", "v2/stream/livescore"
+		if len(segs) == 3 {
+			sport, err := url.PathUnescape(segs[2])
+			if err != nil || len(sport) > maxSegment || record.Fold(sport) == "" {
+				return t, false
+			}
+			t.sport = record.Fold(sport)
+		}
+	default:
+		return t, false
+	}
+	return t, true
+}
+
+// logPath is the path the access log shows: as sent when the key came in X-API-KEY, with the
+// key segment as {key} otherwise.
+func (t liveTarget) logPath(rawPath string) string {
+	if t.headerKey {
+		return clip(rawPath)
+	}
+	rest := strings.TrimPrefix(rawPath, "/api/v2/json/")
+	_, after, _ := strings.Cut(rest, "/")
+	return clip("/api/v2/json/{key}/" + after)
+}
+
+// serveLive answers the change feed and the streams: a premium key, counted against the
+// rate limit like any request, but outside the response cache and the request deadline.
+func (s *Server) serveLive(w http.ResponseWriter, r *http.Request, t liveTarget, addr string) {
+	ctx := respond.NewContext(r.Context(), t.route, s.cfg.Logger)
+	r = r.WithContext(ctx)
+	key := t.pathKey
+	if t.headerKey {
+		key = r.Header.Get("X-API-KEY")
+	}
+	setup, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	defer cancel()
+	k, err := s.cfg.Auth.Resolve(setup, key)
+	if err != nil {
+		s.refuseKey(w, r, addr, err)
+		return
+	}
+	if k.Tier == store.Free {
+		s.fail(w, r, respond.ErrPremiumNeeded)
+		return
+	}
+	if t.what == "changes" {
+		if s.admit(w, r.WithContext(setup), k) {
+			live.ServeChanges(w, r.WithContext(setup), s.cfg.Store)
+		}
+		return
+	}
+	s.serveStream(w, r, setup, t, k)
+}
+
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup context.Context, t liveTarget, k store.Key) {
+	f, since, err := streamParams(r, t)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	release, ok := s.live.reserve(k)
+	if !ok {
+		s.fail(w, r, respond.WithCode(http.StatusTooManyRequests, "Too many open streams for this key", nil))
+		return
+	}
+	defer release()
+	if !s.admit(w, r.WithContext(setup), k) {
+		return
+	}
+	live.SetHeaders(w.Header())
+	if r.Method == http.MethodHead || s.Draining() {
+		// A draining server sends only the retry delay: the client reconnects elsewhere.
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("retry: 1000\n\n"))
+		return
+	}
+	err = s.live.hub.Serve(r.Context(), w, f, since, s.live.ping)
+	switch {
+	case errors.Is(err, live.ErrNotOpened):
+		s.fail(w, r, respond.Internal(err))
+	case err != nil && r.Context().Err() == nil:
+		s.cfg.Logger.Warn("stream ended by a failure", "route", t.route, "err", err)
+	}
+}
+
+// streamParams reads what a stream follows and where it resumes: Last-Event-ID, which an
+// EventSource sends when it reconnects, wins over ?since= of the URL it was opened with.
+func streamParams(r *http.Request, t liveTarget) (live.Filter, int64, error) {
+	q := r.URL.Query()
+	f := live.Filter{Kinds: []*record.Kind{record.LiveScore}, Sport: t.sport, Name: "livescore"}
+	if t.what == "stream" {
+		kinds, err := live.ParseKinds(q.Get("kinds"))
+		if err != nil {
+			return f, 0, err
+		}
+		f = live.Filter{Kinds: kinds}
+	}
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		since, ok := live.ParseCursor(id)
+		if !ok {
+			return f, 0, respond.WithCode(http.StatusBadRequest, "Invalid Last-Event-ID: want a cursor (digits)", nil)
+		}
+		return f, since, nil
+	}
+	since, err := live.ParseSince(q)
+	return f, since, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (streams flush, and lift the
+// server's read and write timeouts).
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// SetStreamPing sets how often idle streams send a ping comment (live.DefaultPing unless
+// set); call it before serving.
+func (s *Server) SetStreamPing(d time.Duration) { s.live.ping = d }

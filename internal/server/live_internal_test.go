@@ -1,0 +1,33 @@
+package server
+
+import "testing"
+
+// Live paths: the key never reaches the access log, and route names are fixed words.
+func TestLivePathsAndRoutes(t *testing.T) {
+	cases := []struct {
+		path, scrubbed, route, sport string
+	}{
+		{"/api/v2/json/changes", "/api/v2/json/changes", "v2/changes", ""},
+		{"/api/v2/json/SECRETKEY/changes", "/api/v2/json/{key}/changes", "v2/changes", ""},
+		{"/api/v2/json/stream/changes", "/api/v2/json/stream/changes", "v2/stream/changes", ""},
+		{"/api/v2/json/SECRETKEY/stream/livescore", "/api/v2/json/{key}/stream/livescore", "v2/stream/livescore", ""},
+		{"/api/v2/json/stream/livescore/Ice_Hockey", "/api/v2/json/stream/livescore/Ice_Hockey", "v2/stream/livescore", "ice hockey"},
+		{"/api/v2/json/SECRETKEY/stream/livescore/Soccer/", "/api/v2/json/{key}/stream/livescore/Soccer/", "v2/stream/livescore", "soccer"},
+	}
+	for _, tc := range cases {
+		lt, ok := parseLive(tc.path)
+		if !ok || lt.route != tc.route || lt.sport != tc.sport {
+			t.Errorf("parseLive(%s) = %+v, %v; want route %s, sport %q", tc.path, lt, ok, tc.route, tc.sport)
+			continue
+		}
+		if got := scrubPath(lt.logPath(tc.path), lt.route, target{}); got != tc.scrubbed {
+			t.Errorf("the log shows %s as %s, want %s", tc.path, got, tc.scrubbed)
+		}
+	}
+	for _, p := range []string{"/api/v2/json/stream", "/api/v2/json/stream/other", "/api/v2/json/KEY/stream/changes/x",
+		"/api/v2/json/livescore/soccer", "/api/v2/json/KEY/lookup/team/1", "/api/v2/json/", "/api/v1/json/KEY/changes"} {
+		if lt, ok := parseLive(p); ok {
+			t.Errorf("parseLive(%s) = %+v, want no live path", p, lt)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"sportsdb/internal/record"
+)
+
+// ErrCursorExpired: the changes after the cursor are no longer all kept (retention pruned
+// some), or the cursor was never issued by this database. The client starts over.
+var ErrCursorExpired = errors.New("cursor expired")
+
+// FromOldest, as the since of Changes, starts from the oldest change kept.
+const FromOldest int64 = -1
+
+// DefaultRetention is how long changes are kept unless the store is told otherwise.
+const DefaultRetention = 7 * 24 * time.Hour
+
+// ChangeTimeLayout is how a change's time is stored and sent: UTC, like record timestamps.
+const ChangeTimeLayout = "2006-01-02 15:04:05"
+
+// Change operations.
+const (
+	OpUpsert = "upsert"
+	OpDelete = "delete"
+)
+
+// Change is one entry of the change feed: a record whose stored value changed. Cursor is
+// strictly increasing in commit order, never reused, and the same on every replica.
+type Change struct {
+	Cursor int64
+	Kind   *record.Kind
+	ID     string
+	Op     string
+	Time   time.Time
+}
+
+// Feed reads the change feed every Write appends to.
+type Feed interface {
+	// Changes returns up to limit changes with a cursor above since (FromOldest: from the
+	// oldest kept), oldest first, of the given kinds (none: every kind), and the cursor to
+	// ask from next: the last change returned, or, when fewer than limit came, the latest
+	// cursor the read covered. ErrCursorExpired when since is older than the oldest change
+	// kept, or newer than any issued.
+	Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]Change, int64, error)
+	// LatestCursor is the cursor of the last committed change (0 before the first).
+	LatestCursor(ctx context.Context) (int64, error)
+}
+
+// FeedOptions say how a store keeps its change feed.
+type FeedOptions struct {
+	// Retention is how long changes are kept (DefaultRetention when 0). Older ones are
+	// pruned by the next Write that records changes.
+	Retention time.Duration
+	// Now dates the changes (time.Now in UTC when nil); SPORTSDB_NOW pins it.
+	Now func() time.Time
+}
+
+// WithDefaults fills in the zero fields.
+func (o FeedOptions) WithDefaults() FeedOptions {
+	if o.Retention <= 0 {
+		o.Retention = DefaultRetention
+	}
+	if o.Now == nil {
+		o.Now = func() time.Time { return time.Now().UTC() }
+	}
+	return o
+}

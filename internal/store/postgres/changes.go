@@ -1,0 +1,150 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
+)
+
+// notifyChannel is where a Write that recorded changes notifies the listeners (Listen) of
+// every replica, at its commit.
+const notifyChannel = "sportsdb_changes"
+
+// SetFeedOptions sets the retention and clock of the change feed.
+func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() }
+
+// LatestCursor is the cursor of the last committed change.
+func (s *Store) LatestCursor(ctx context.Context) (int64, error) {
+	ctx, cancel := s.Bounded(ctx)
+	defer cancel()
+	latest, _, err := feedBounds(ctx, s.pool)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: latest cursor: %w", err)
+	}
+	return latest, nil
+}
+
+type queryRower interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// feedBounds reads the latest cursor and the highest pruned one, in one statement.
+func feedBounds(ctx context.Context, q queryRower) (latest, pruned int64, err error) {
+	err = q.QueryRow(ctx, `SELECT (`+sqlstore.MaxCursorSQL+`), (`+sqlstore.PrunedSQL+`)`).Scan(&latest, &pruned)
+	if err != nil {
+		return 0, 0, mapErr(err)
+	}
+	return max(latest, pruned), pruned, nil
+}
+
+// Changes reads the change feed (see store.Feed). Writers draw cursors under a table lock
+// held to their commit, so every cursor up to the latest one seen is committed and visible.
+func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
+	ctx, cancel := s.Bounded(ctx)
+	defer cancel()
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: changes: %w", mapErr(err))
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	latest, pruned, err := feedBounds(ctx, tx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: changes: %w", err)
+	}
+	from, err := sqlstore.CheckSince(since, pruned, latest)
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: changes: %w", err)
+	}
+	rows, err := tx.Query(ctx, sqlstore.ChangesSQL(sqlstore.Postgres, len(kinds)), sqlstore.ChangesArgs(from, latest, kinds, limit)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: changes: %w", mapErr(err))
+	}
+	defer rows.Close()
+	out, err := sqlstore.CollectChanges(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: changes: %w", mapErr(err))
+	}
+	return out, sqlstore.NextCursor(out, limit, from, latest), nil
+}
+
+// noteDeletes tells the change set which records DeleteAll is about to remove.
+func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
+	rows, err := t.tx.Query(ctx, sqlstore.DeleteDocsSQL+sqlstore.Table(k))
+	if err != nil {
+		return mapErr(err)
+	}
+	defer rows.Close()
+	return mapErr(t.changes.NoteDeletes(k, rows))
+}
+
+// recordChanges appends the transaction's changes to the feed, prunes what retention no
+// longer keeps and notifies the listeners. The EXCLUSIVE lock (reads go on) is held to the
+// commit, so writers draw cursors one after the other in commit order: a reader never sees
+// a cursor while a smaller one is still to commit.
+func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
+	list := t.changes.List()
+	if len(list) == 0 {
+		return nil
+	}
+	if _, err := t.tx.Exec(ctx, `LOCK TABLE changes IN EXCLUSIVE MODE`); err != nil {
+		return fmt.Errorf("record changes: %w", mapErr(err))
+	}
+	kinds, ids, ops := make([]string, len(list)), make([]string, len(list)), make([]string, len(list))
+	for i, c := range list {
+		kinds[i], ids[i], ops[i] = c.Kind.Name, c.ID, c.Op
+	}
+	now := o.Now().UTC()
+	// WITH ORDINALITY keeps the order of the list in the order cursors are drawn.
+	_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time)
+		SELECT k, i, o, $4 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(k, i, o, n) ORDER BY n`,
+		kinds, ids, ops, now.Format(sqlstore.ChangeTime))
+	if err != nil {
+		return fmt.Errorf("record changes: %w", mapErr(err))
+	}
+	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
+	var upto int64
+	if err := t.tx.QueryRow(ctx, sqlstore.PruneCutoffSQL+`$1`, cutoff).Scan(&upto); err != nil {
+		return fmt.Errorf("prune changes: %w", mapErr(err))
+	}
+	if upto > 0 {
+		if _, err := t.tx.Exec(ctx, `DELETE FROM changes WHERE seq <= $1`, upto); err != nil {
+			return fmt.Errorf("prune changes: %w", mapErr(err))
+		}
+		if _, err := t.tx.Exec(ctx, `UPDATE meta SET value = $1 WHERE name = 'changes_pruned' AND value < $1`, upto); err != nil {
+			return fmt.Errorf("prune changes: %w", mapErr(err))
+		}
+	}
+	if _, err := t.tx.Exec(ctx, `SELECT pg_notify($1, '')`, notifyChannel); err != nil {
+		return fmt.Errorf("notify changes: %w", mapErr(err))
+	}
+	return nil
+}
+
+// Listen calls fn after each notification of committed changes, from any replica, until ctx
+// ends or the connection fails (the error says which). It holds one connection of the pool.
+func (s *Store) Listen(ctx context.Context, fn func()) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: listen: %w", mapErr(err))
+	}
+	// The connection leaves the pool: a LISTEN must not follow it to another user.
+	pc := conn.Hijack()
+	defer pc.Close(context.WithoutCancel(ctx))
+	if _, err := pc.Exec(ctx, `LISTEN `+notifyChannel); err != nil {
+		return fmt.Errorf("postgres: listen: %w", mapErr(err))
+	}
+	for {
+		if _, err := pc.WaitForNotification(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("postgres: listen: %w", mapErr(err))
+		}
+		fn()
+	}
+}

@@ -1,0 +1,180 @@
+package sqlstore
+
+import (
+	"fmt"
+	"hash/maphash"
+	"strings"
+	"time"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// ChangeTime is how a change's time is stored.
+const ChangeTime = store.ChangeTimeLayout
+
+// ChangeSet collects the changes of one transaction: one per record whose stored value
+// changed, however often the transaction wrote it, in the order of first change. A record
+// that DeleteAll removed and the transaction wrote back unchanged (gen regenerating the same
+// dataset) is no change.
+type ChangeSet struct {
+	seed    maphash.Seed
+	order   []changeKey
+	ops     map[changeKey]string
+	deleted map[changeKey]uint64 // hash of the doc DeleteAll removed
+}
+
+type changeKey struct {
+	kind *record.Kind
+	id   string
+}
+
+// PendingChange is a change before its cursor is known.
+type PendingChange struct {
+	Kind *record.Kind
+	ID   string
+	Op   string
+}
+
+// NewChangeSet returns an empty set.
+func NewChangeSet() *ChangeSet {
+	return &ChangeSet{seed: maphash.MakeSeed(), ops: map[changeKey]string{}, deleted: map[changeKey]uint64{}}
+}
+
+// Deleted notes a stored record that DeleteAll removes, with its doc.
+func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
+	key := changeKey{k, id}
+	c.deleted[key] = maphash.String(c.seed, doc)
+	c.set(key, store.OpDelete)
+}
+
+// Wrote notes rows written: Batch.Rows returns only records that are new or changed.
+func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
+	for _, row := range rows {
+		key := changeKey{k, row.ID}
+		if h, ok := c.deleted[key]; ok {
+			delete(c.deleted, key)
+			if h == maphash.String(c.seed, row.Doc) {
+				delete(c.ops, key) // back as it was: no change
+				continue
+			}
+		}
+		c.set(key, store.OpUpsert)
+	}
+}
+
+func (c *ChangeSet) set(key changeKey, op string) {
+	if _, ok := c.ops[key]; !ok {
+		c.order = append(c.order, key)
+	}
+	c.ops[key] = op
+}
+
+// List returns the changes in the order of first change.
+func (c *ChangeSet) List() []PendingChange {
+	out := make([]PendingChange, 0, len(c.ops))
+	for _, key := range c.order {
+		if op, ok := c.ops[key]; ok {
+			out = append(out, PendingChange{Kind: key.kind, ID: key.id, Op: op})
+		}
+	}
+	return out
+}
+
+// Feed SQL shared by both backends. seq is the cursor; meta's changes_pruned is the highest
+// cursor retention removed, so that a cursor below it is known to be expired even once
+// nothing older is kept.
+const (
+	PrunedSQL      = `SELECT value FROM meta WHERE name = 'changes_pruned'`
+	MaxCursorSQL   = `SELECT coalesce(max(seq), 0) FROM changes`
+	DeleteDocsSQL  = `SELECT id, doc FROM `
+	PruneCutoffSQL = `SELECT coalesce(max(seq), 0) FROM changes WHERE time < `
+)
+
+// ChangesSQL reads the changes in (since, upto] of some kinds (none: every kind), oldest
+// first: since, upto, then the kind names, then the limit are the arguments.
+func ChangesSQL(d Dialect, kinds int) string {
+	var b strings.Builder
+	b.WriteString(`SELECT seq, kind, id, op, time FROM changes WHERE seq > ` + d.Param(1) + ` AND seq <= ` + d.Param(2))
+	if kinds > 0 {
+		b.WriteString(` AND kind IN (` + Params(d, 3, kinds) + `)`)
+	}
+	b.WriteString(` ORDER BY seq LIMIT ` + d.Param(3+kinds))
+	return b.String()
+}
+
+// ChangesArgs are the arguments of ChangesSQL.
+func ChangesArgs(since, upto int64, kinds []*record.Kind, limit int) []any {
+	args := []any{since, upto}
+	for _, k := range kinds {
+		args = append(args, k.Name)
+	}
+	return append(args, limit)
+}
+
+// CheckSince says whether a since cursor can be read from, given the highest cursor pruned
+// and the latest cursor; FromOldest reads from just after the pruned ones.
+func CheckSince(since, pruned, latest int64) (int64, error) {
+	switch {
+	case since == store.FromOldest:
+		return pruned, nil
+	case since < 0:
+		return 0, fmt.Errorf("cursor %d: %w", since, store.ErrCursorExpired)
+	case since < pruned:
+		return 0, fmt.Errorf("cursor %d older than the changes kept: %w", since, store.ErrCursorExpired)
+	case since > latest:
+		return 0, fmt.Errorf("cursor %d was never issued: %w", since, store.ErrCursorExpired)
+	}
+	return since, nil
+}
+
+// NextCursor is what Changes answers as next: the last change of a full page, else upto.
+func NextCursor(got []store.Change, limit int, since, upto int64) int64 {
+	if len(got) > 0 && len(got) >= limit {
+		return got[len(got)-1].Cursor
+	}
+	return max(upto, since)
+}
+
+// ScanChange builds a change from its columns; a kind this build does not know is an error.
+func ScanChange(seq int64, kind, id, op, at string) (store.Change, error) {
+	k, ok := record.ByName(kind)
+	if !ok {
+		return store.Change{}, fmt.Errorf("change %d: unknown kind %q", seq, kind)
+	}
+	t, err := time.Parse(ChangeTime, at)
+	if err != nil {
+		return store.Change{}, fmt.Errorf("change %d: time %q: %w", seq, at, err)
+	}
+	return store.Change{Cursor: seq, Kind: k, ID: id, Op: op, Time: t.UTC()}, nil
+}
+
+// CollectChanges reads the rows of ChangesSQL.
+func CollectChanges(rows ResultRows) ([]store.Change, error) {
+	var out []store.Change
+	for rows.Next() {
+		var seq int64
+		var kind, id, op, at string
+		if err := rows.Scan(&seq, &kind, &id, &op, &at); err != nil {
+			return nil, err
+		}
+		c, err := ScanChange(seq, kind, id, op, at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// NoteDeletes reads the rows of DeleteDocsSQL into the change set.
+func (c *ChangeSet) NoteDeletes(k *record.Kind, rows ResultRows) error {
+	for rows.Next() {
+		var id, doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return err
+		}
+		c.Deleted(k, id, doc)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,171 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// changes reads the whole feed after since, page by page, and describes each change as
+// "op kind id".
+func changes(t *testing.T, s store.Store, since int64, kinds ...*record.Kind) ([]string, int64) {
+	t.Helper()
+	out := []string{}
+	last := since
+	for {
+		got, next, err := s.Changes(context.Background(), since, kinds, 1000)
+		if err != nil {
+			t.Fatalf("changes since %d: %v", since, err)
+		}
+		for _, c := range got {
+			if c.Cursor <= last {
+				t.Fatalf("cursor %d after %d: not increasing", c.Cursor, last)
+			}
+			last = c.Cursor
+			out = append(out, c.Op+" "+c.Kind.Name+" "+c.ID)
+		}
+		if len(got) == 0 {
+			return out, next
+		}
+		since = next
+	}
+}
+
+func latest(t *testing.T, s store.Store) int64 {
+	t.Helper()
+	n, err := s.LatestCursor(context.Background())
+	if err != nil {
+		t.Fatalf("latest cursor: %v", err)
+	}
+	return n
+}
+
+func testChangeFeed(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	got, next := changes(t, s, store.FromOldest)
+	wantIDs(t, "empty feed", got)
+	if next != 0 || latest(t, s) != 0 {
+		t.Fatalf("empty feed: next %d, latest %d; want 0, 0", next, latest(t, s))
+	}
+	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"), rec(record.Team, "idTeam", "2", "strTeam", "Two"))
+	got, next = changes(t, s, 0)
+	wantIDs(t, "first import", got, "upsert team 1", "upsert team 2")
+	if next != latest(t, s) {
+		t.Errorf("next %d, latest %d: want equal", next, latest(t, s))
+	}
+
+	// An identical upsert, or one that merges an empty value, changes nothing.
+	before := latest(t, s)
+	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"), rec(record.Team, "idTeam", "2"))
+	if got, next = changes(t, s, before); len(got) != 0 || next != before {
+		t.Errorf("identical re-import recorded %v (next %d, want %d)", got, next, before)
+	}
+
+	put(t, s, rec(record.Event, "idEvent", "5", "strEvent", "A vs B"), rec(record.Team, "idTeam", "2", "strTeam", "Deux"))
+	got, _ = changes(t, s, before, record.Event)
+	wantIDs(t, "kinds filter", got, "upsert event 5")
+	got, _ = changes(t, s, before)
+	wantIDs(t, "every kind", got, "upsert event 5", "upsert team 2")
+
+	page, next, err := s.Changes(ctx, store.FromOldest, nil, 2)
+	if err != nil || len(page) != 2 || next != page[1].Cursor {
+		t.Fatalf("page of 2: %d changes, next %d, err %v; want next = the second cursor", len(page), next, err)
+	}
+	for _, since := range []int64{latest(t, s) + 1, -5} {
+		if _, _, err := s.Changes(ctx, since, nil, 10); !errors.Is(err, store.ErrCursorExpired) {
+			t.Errorf("since %d: err %v, want ErrCursorExpired", since, err)
+		}
+	}
+
+	// A failed write records nothing.
+	before = latest(t, s)
+	boom := errors.New("boom")
+	err = s.Write(ctx, func(tx store.Tx) error {
+		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "9", "strTeam", "Nine")); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) || latest(t, s) != before {
+		t.Errorf("rolled back write: err %v, latest %d, want boom and %d", err, latest(t, s), before)
+	}
+}
+
+// testChangeFeedRewrite: a record written in two flushes of one write is one change; a
+// record DeleteAll removed and the write put back as it was is none.
+func testChangeFeedRewrite(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	const many = 4500 // more than a flush of either backend, twice
+	err := s.Write(ctx, func(tx store.Tx) error {
+		for i := 1; i <= many; i++ {
+			if err := tx.Upsert(ctx, rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", "T")); err != nil {
+				return err
+			}
+		}
+		return tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "Again"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := changes(t, s, 0)
+	if len(got) != many || got[0] != "upsert team 1" {
+		t.Fatalf("%d changes starting %q; want %d starting with team 1", len(got), got[0], many)
+	}
+
+	before := latest(t, s)
+	err = s.Write(ctx, func(tx store.Tx) error {
+		if err := tx.DeleteAll(ctx, record.Team); err != nil {
+			return err
+		}
+		for i := 1; i <= many-2; i++ {
+			name := "T"
+			if i == 1 {
+				name = "Again"
+			}
+			if i == 2 {
+				name = "Changed"
+			}
+			if err := tx.Replace(ctx, rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = changes(t, s, before)
+	slices.Sort(got)
+	wantIDs(t, "regenerated", got, fmt.Sprintf("delete team %d", many-1), fmt.Sprintf("delete team %d", many), "upsert team 2")
+}
+
+// testChangeRetention: changes older than the retention go with the next write, and a cursor
+// from before them is expired.
+func testChangeRetention(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	now := time.Date(2026, 10, 5, 20, 6, 0, 0, time.UTC)
+	s.SetFeedOptions(store.FeedOptions{Retention: time.Hour, Now: func() time.Time { return now }})
+	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"))
+	first, _, err := s.Changes(ctx, store.FromOldest, nil, 10)
+	if err != nil || len(first) != 1 || first[0].Time != now {
+		t.Fatalf("first change: %v, err %v; want one at %v", first, err, now)
+	}
+	now = now.Add(2 * time.Hour)
+	put(t, s, rec(record.Team, "idTeam", "2", "strTeam", "Two"))
+	got, _ := changes(t, s, store.FromOldest)
+	wantIDs(t, "after pruning", got, "upsert team 2")
+	if _, _, err := s.Changes(ctx, 0, nil, 10); !errors.Is(err, store.ErrCursorExpired) {
+		t.Errorf("since 0 after pruning: err %v, want ErrCursorExpired", err)
+	}
+	got, _ = changes(t, s, first[0].Cursor)
+	wantIDs(t, "since the pruned cursor", got, "upsert team 2")
+	if latest(t, s) <= first[0].Cursor {
+		t.Errorf("latest %d not after the pruned %d", latest(t, s), first[0].Cursor)
+	}
+}
