@@ -67,7 +67,9 @@ func (db *DB) bounded(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // Bounded gives a backend's own reads (the change feed's, say) the deadline of the shared ones.
-func (db *DB) Bounded(ctx context.Context) (context.Context, context.CancelFunc) { return db.bounded(ctx) }
+func (db *DB) Bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return db.bounded(ctx)
+}
 
 // Find returns the records the query selects.
 func (db *DB) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
