@@ -57,7 +57,8 @@ const (
 type Store struct {
 	*sqlstore.DB // Get, Scan, Count and the key store
 	read         *sql.DB
-	readConns    int // the read pool's size
+	readConns    int       // the read pool's size
+	rowCounts    rowCounts // the searches' row estimates (fts.go)
 	write        *sql.DB
 	version      *versionReader
 	shm          *shmHold

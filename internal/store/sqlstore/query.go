@@ -92,11 +92,60 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 	if q.Kind == nil {
 		return "", nil, fmt.Errorf("%w: query names no kind", store.ErrBadQuery)
 	}
+	return selectFrom(d, q, "doc", Table(q.Kind))
+}
+
+// SelectSeqs is Select of the seq column only, from the table as from names it (the table
+// itself, or with an index to use): a search that reads many rows to keep a few can sort and
+// cut them on a narrow index and read the docs of only those it keeps.
+func SelectSeqs(d Dialect, q store.Query, from string) (string, []any, error) {
+	if q.Kind == nil {
+		return "", nil, fmt.Errorf("%w: query names no kind", store.ErrBadQuery)
+	}
+	return selectFrom(d, q, "seq", from)
+}
+
+// QueryColumns are the index columns that q's conditions and sort keys read.
+func QueryColumns(q store.Query) ([]string, error) {
+	var cols []string
+	var walk func(c store.Cond) error
+	walk = func(c store.Cond) error {
+		for _, sub := range c.Or {
+			if err := walk(sub); err != nil {
+				return err
+			}
+		}
+		if len(c.Or) > 0 {
+			return nil
+		}
+		ix, ok := q.Kind.IndexOf(c.Field, c.Norm)
+		if !ok {
+			return notIndexed(q.Kind, c.Field, c.Norm)
+		}
+		cols = append(cols, ix.Column())
+		return nil
+	}
+	for _, c := range q.Where {
+		if err := walk(c); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range q.OrderBy {
+		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		if !ok {
+			return nil, notIndexed(q.Kind, o.Field, o.Norm)
+		}
+		cols = append(cols, ix.Column())
+	}
+	return cols, nil
+}
+
+func selectFrom(d Dialect, q store.Query, col, from string) (string, []any, error) {
 	if q.Limit < 0 {
 		return "", nil, fmt.Errorf("%w: negative limit %d", store.ErrBadQuery, q.Limit)
 	}
 	b := &Builder{d: d}
-	b.sb.WriteString("SELECT doc FROM " + Table(q.Kind))
+	b.sb.WriteString("SELECT " + col + " FROM " + from)
 	for i, c := range q.Where {
 		if i == 0 {
 			b.sb.WriteString(" WHERE ")
