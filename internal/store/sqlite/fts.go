@@ -102,7 +102,7 @@ func seqIndex(q store.Query) (string, bool) {
 		return "", false
 	}
 	for _, c := range q.Where {
-		if !substringOnly(c) {
+		if !sqlstore.SubstringOnly(c) {
 			return "", false
 		}
 	}
@@ -116,19 +116,6 @@ func seqIndex(q store.Query) (string, bool) {
 		}
 	}
 	return ix.name, true
-}
-
-// substringOnly says whether c, or every branch of it, is a search inside a name or list.
-func substringOnly(c store.Cond) bool {
-	if len(c.Or) > 0 {
-		for _, sub := range c.Or {
-			if !substringOnly(sub) {
-				return false
-			}
-		}
-		return true
-	}
-	return c.Op == store.Contains || c.Op == store.ListContains || c.Op == store.ListHas
 }
 
 // selectSQL is the statement answering q, and the trigram lookups whose candidates its
