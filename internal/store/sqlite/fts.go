@@ -160,14 +160,14 @@ func docsSQL(k *record.Kind) string {
 // selects docs.
 //
 // rows is about how many rows q's kind has (rowEstimate).
-func resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup, rows int64) (string, []any, bool, error) {
+func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup, rows int64) (string, []any, bool, error) {
 	enough := int64(-1) // no limit
 	if q.Limit > 0 {
 		enough = int64(math.Sqrt(float64(q.Limit) * float64(rows) / scanPerLookup))
 	}
 	found := map[*ftsLookup]string{}
 	for _, l := range lookups {
-		ids, n, err := candidates(ctx, tx, l, enough)
+		ids, n, err := s.candidates(ctx, tx, l, enough)
 		if err != nil {
 			return "", nil, false, err
 		}
@@ -224,8 +224,8 @@ func (s *Store) rowEstimate(ctx context.Context, tx *sql.Tx, k *record.Kind) (in
 
 // candidates are the rowids the index finds for a needle, at most limit (-1: all), as a
 // JSON array, and how many there are.
-func candidates(ctx context.Context, tx *sql.Tx, l *ftsLookup, limit int64) (string, int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT rowid FROM `+l.kind.Name+`_fts WHERE `+l.col+` MATCH ? LIMIT ?`,
+func (s *Store) candidates(ctx context.Context, tx *sql.Tx, l *ftsLookup, limit int64) (string, int64, error) {
+	rows, err := s.stmts.query(ctx, tx, `SELECT rowid FROM `+l.kind.Name+`_fts WHERE `+l.col+` MATCH ? LIMIT ?`,
 		trigramQuery(l.needle), limit)
 	if err != nil {
 		return "", 0, fmt.Errorf("candidates in %s.%s: %w", l.kind.Name, l.col, mapErr(err))

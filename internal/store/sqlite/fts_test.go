@@ -69,7 +69,7 @@ func findSQL(t testing.TB, s *Store, q store.Query) (string, []any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query, args, _, err = resolve(context.Background(), tx, q, query, args, lookups, rows)
+	query, args, _, err = s.resolve(context.Background(), tx, q, query, args, lookups, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

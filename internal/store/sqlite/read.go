@@ -19,7 +19,7 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 	}
 	var rows *sql.Rows
 	if len(lookups) == 0 {
-		rows, err = s.read.QueryContext(ctx, query, args...)
+		rows, err = s.stmts.query(ctx, nil, query, args...)
 	} else {
 		// The index lookups and the query share a read transaction, so they see the same
 		// data; it ends after the rows are read.
@@ -35,7 +35,7 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 			}
 		}
 		var scan bool
-		if query, args, scan, err = resolve(ctx, tx, q, query, args, lookups, n); err != nil {
+		if query, args, scan, err = s.resolve(ctx, tx, q, query, args, lookups, n); err != nil {
 			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
 		}
 		rows, err = s.findIn(ctx, tx, q.Kind, query, args, seqs && !scan)
@@ -53,9 +53,9 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 // findIn runs a query in tx; when it selects seqs, it then reads their docs, in its order.
 func (s *Store) findIn(ctx context.Context, tx *sql.Tx, k *record.Kind, query string, args []any, seqs bool) (*sql.Rows, error) {
 	if !seqs {
-		return tx.QueryContext(ctx, query, args...)
+		return s.stmts.query(ctx, tx, query, args...)
 	}
-	rows, err := tx.QueryContext(ctx, query, args...)
+	rows, err := s.stmts.query(ctx, tx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (s *Store) findIn(ctx context.Context, tx *sql.Tx, k *record.Kind, query st
 	if err != nil {
 		return nil, err
 	}
-	return tx.QueryContext(ctx, docsSQL(k), ids)
+	return s.stmts.query(ctx, tx, docsSQL(k), ids)
 }
 
 // DataVersion changes whenever a Write succeeds, in this process or another one on the same

@@ -59,6 +59,7 @@ type Store struct {
 	read         *sql.DB
 	readConns    int       // the read pool's size
 	rowCounts    rowCounts // the searches' row estimates (fts.go)
+	stmts        stmts     // Find's prepared statements (stmts.go)
 	write        *sql.DB
 	version      *versionReader
 	shm          *shmHold
@@ -112,7 +113,8 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm}}
+	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm},
+		stmts: stmts{db: read}}
 	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
 		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {
@@ -196,6 +198,6 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the database. The writer closes last, so its connection checkpoints the WAL;
 // the -shm descriptors are released after every connection (shm_unix.go).
 func (s *Store) Close() error {
-	err := errors.Join(s.version.close(), s.read.Close(), s.write.Close())
+	err := errors.Join(s.version.close(), s.stmts.close(), s.read.Close(), s.write.Close())
 	return errors.Join(err, s.shm.release())
 }
