@@ -53,7 +53,7 @@ var indexOnly = func() sqlstore.Dialect {
 // findSQL is the statement Find runs for q, with its arguments.
 func findSQL(t testing.TB, s *Store, q store.Query) (string, []any) {
 	t.Helper()
-	query, args, lookups, err := selectSQL(q)
+	query, args, lookups, _, err := selectSQL(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,11 @@ func findSQL(t testing.TB, s *Store, q store.Query) (string, []any) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	query, args, err = resolve(context.Background(), tx, q, query, args, lookups)
+	rows, err := s.rowEstimate(context.Background(), tx, q.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	query, args, _, err = s.resolve(context.Background(), tx, q, query, args, lookups, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +129,12 @@ func TestTrigramAnswersAsScan(t *testing.T) {
 			}
 			for _, op := range ops {
 				for _, n := range needles {
-					for _, limit := range []int{0, 5} {
+					for _, limit := range []int{0, 5, 20} {
 						q := store.Query{Kind: k, Where: []store.Cond{{Field: ix.Field, Norm: ix.Norm, Op: op, Value: n}}, Limit: limit}
+						if limit == 20 {
+							// Sorted by name, as the API's searches are.
+							q.OrderBy = []store.Order{{Field: ftsIndexes(k)[0].Field, Norm: record.Name}}
+						}
 						want := findIDs(t, s, sqlstore.SQLite, q)
 						if got := findIDs(t, s, indexOnly, q); !slices.Equal(got, want) {
 							t.Errorf("%s %s %d %q limit %d: index %v, scan %v", k.Name, ix.Field, op, n, limit, got, want)

@@ -13,13 +13,13 @@ import (
 // Find returns the records the query selects. Get, Scan, Count and the key store are
 // sqlstore's.
 func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
-	query, args, lookups, err := selectSQL(q)
+	query, args, lookups, seqs, err := selectSQL(q)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: find: %w", err)
 	}
 	var rows *sql.Rows
 	if len(lookups) == 0 {
-		rows, err = s.read.QueryContext(ctx, query, args...)
+		rows, err = s.stmts.query(ctx, nil, query, args...)
 	} else {
 		// The index lookups and the query share a read transaction, so they see the same
 		// data; it ends after the rows are read.
@@ -28,10 +28,17 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, mapErr(err))
 		}
 		defer tx.Rollback()
-		if query, args, err = resolve(ctx, tx, q, query, args, lookups); err != nil {
+		var n int64 // rows of the kind, for resolve's choice of the scan
+		if q.Limit > 0 {
+			if n, err = s.rowEstimate(ctx, tx, q.Kind); err != nil {
+				return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
+			}
+		}
+		var scan bool
+		if query, args, scan, err = s.resolve(ctx, tx, q, query, args, lookups, n); err != nil {
 			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
 		}
-		rows, err = tx.QueryContext(ctx, query, args...)
+		rows, err = s.findIn(ctx, tx, q.Kind, query, args, seqs && !scan)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, mapErr(err))
@@ -41,6 +48,22 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 		return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
 	}
 	return out, nil
+}
+
+// findIn runs a query in tx; when it selects seqs, it then reads their docs, in its order.
+func (s *Store) findIn(ctx context.Context, tx *sql.Tx, k *record.Kind, query string, args []any, seqs bool) (*sql.Rows, error) {
+	if !seqs {
+		return s.stmts.query(ctx, tx, query, args...)
+	}
+	rows, err := s.stmts.query(ctx, tx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	ids, _, err := jsonInts(rows)
+	if err != nil {
+		return nil, err
+	}
+	return s.stmts.query(ctx, tx, docsSQL(k), ids)
 }
 
 // DataVersion changes whenever a Write succeeds, in this process or another one on the same

@@ -7,14 +7,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/sqlstore"
+	"sportsdb/internal/store/storetest"
 )
 
 // BenchmarkSearch measures, in CPU time, the API's substring searches on a generated dataset, through the
@@ -56,9 +55,9 @@ func BenchmarkSearch(b *testing.B) {
 		// Rotated, so no way always comes first to a cold page cache.
 		for n := range ways {
 			w := (n + i) % len(ways)
-			start := threadCPU()
+			start := storetest.ThreadCPU()
 			ways[w].find(q)
-			ways[w].took = append(ways[w].took, threadCPU()-start)
+			ways[w].took = append(ways[w].took, storetest.ThreadCPU()-start)
 		}
 	}
 	for _, w := range ways {
@@ -116,15 +115,4 @@ func searchQueries(b *testing.B, s *Store) []store.Query {
 		b.Fatal("no names to search for")
 	}
 	return out
-}
-
-// threadCPU is the CPU time of the calling thread so far, from CLOCK_THREAD_CPUTIME_ID
-// (getrusage counts it in scheduler ticks).
-func threadCPU() time.Duration {
-	const clockThreadCPUTime = 3
-	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		return 0
-	}
-	return time.Duration(ts.Nano())
 }

@@ -57,7 +57,9 @@ const (
 type Store struct {
 	*sqlstore.DB // Get, Scan, Count and the key store
 	read         *sql.DB
-	readConns    int // the read pool's size
+	readConns    int       // the read pool's size
+	rowCounts    rowCounts // the searches' row estimates (fts.go)
+	stmts        stmts     // Find's prepared statements (stmts.go)
 	write        *sql.DB
 	version      *versionReader
 	shm          *shmHold
@@ -113,7 +115,7 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm},
-		feed: store.FeedOptions{}.WithDefaults()}
+		feed: store.FeedOptions{}.WithDefaults(), stmts: stmts{db: read}}
 	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
 		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {
@@ -197,6 +199,6 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the database. The writer closes last, so its connection checkpoints the WAL;
 // the -shm descriptors are released after every connection (shm_unix.go).
 func (s *Store) Close() error {
-	err := errors.Join(s.version.close(), s.read.Close(), s.write.Close())
+	err := errors.Join(s.version.close(), s.stmts.close(), s.read.Close(), s.write.Close())
 	return errors.Join(err, s.shm.release())
 }

@@ -8,9 +8,11 @@ package sqlstore
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -32,6 +34,11 @@ type Dialect struct {
 	Substring func(b *Builder, k *record.Kind, col, needle string) string
 	// Time is the argument that stores t in a time column (of the keys table).
 	Time func(t time.Time) any
+	// Trigram, when set, says whether the column named col of k's table has a trigram index
+	// that answers a search inside it (LIKE '%x%') alone. A capped search whose every
+	// condition is such a search collects its matches there before sorting them (see
+	// materialized).
+	Trigram func(k *record.Kind, col string) bool
 }
 
 // SQLite is the dialect of SQLite.
@@ -63,6 +70,16 @@ var Postgres = Dialect{
 		return col + " LIKE " + b.Arg(EscapeLike(v)+"%") + ` ESCAPE '\'`
 	},
 	Time: func(t time.Time) any { return t.UTC() },
+	Trigram: func(k *record.Kind, col string) bool {
+		return slices.Contains(postgresTrigram[k.Name], col)
+	},
+}
+
+// postgresTrigram are the columns with a pg_trgm GIN index (postgres migration 0001).
+var postgresTrigram = map[string][]string{
+	"sport": {"n_strsport"}, "country": {"n_name_en"}, "league": {"n_strleague", "l_strleaguealternate"},
+	"venue": {"n_strvenue", "l_strvenuealternate"}, "team": {"n_strteam", "l_strteamalternate"},
+	"player": {"n_strplayer"}, "tv": {"n_strchannel"},
 }
 
 // Builder collects the text and arguments of one statement.
@@ -92,11 +109,131 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 	if q.Kind == nil {
 		return "", nil, fmt.Errorf("%w: query names no kind", store.ErrBadQuery)
 	}
+	return selectFrom(d, q, "doc", Table(q.Kind))
+}
+
+// SelectSeqs is Select of the seq column only, from the table as from names it (the table
+// itself, or with an index to use): a search that reads many rows to keep a few can sort and
+// cut them on a narrow index and read the docs of only those it keeps.
+func SelectSeqs(d Dialect, q store.Query, from string) (string, []any, error) {
+	if q.Kind == nil {
+		return "", nil, fmt.Errorf("%w: query names no kind", store.ErrBadQuery)
+	}
+	return selectFrom(d, q, "seq", from)
+}
+
+// QueryColumns are the index columns that q's conditions and sort keys read.
+func QueryColumns(q store.Query) ([]string, error) {
+	var cols []string
+	var walk func(c store.Cond) error
+	walk = func(c store.Cond) error {
+		for _, sub := range c.Or {
+			if err := walk(sub); err != nil {
+				return err
+			}
+		}
+		if len(c.Or) > 0 {
+			return nil
+		}
+		ix, ok := q.Kind.IndexOf(c.Field, c.Norm)
+		if !ok {
+			return notIndexed(q.Kind, c.Field, c.Norm)
+		}
+		cols = append(cols, ix.Column())
+		return nil
+	}
+	for _, c := range q.Where {
+		if err := walk(c); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range q.OrderBy {
+		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		if !ok {
+			return nil, notIndexed(q.Kind, o.Field, o.Norm)
+		}
+		cols = append(cols, ix.Column())
+	}
+	return cols, nil
+}
+
+func selectFrom(d Dialect, q store.Query, col, from string) (string, []any, error) {
 	if q.Limit < 0 {
 		return "", nil, fmt.Errorf("%w: negative limit %d", store.ErrBadQuery, q.Limit)
 	}
 	b := &Builder{d: d}
-	b.sb.WriteString("SELECT doc FROM " + Table(q.Kind))
+	if col == "doc" && trigramSearch(d, q) {
+		return b.materialized(q)
+	}
+	b.sb.WriteString("SELECT " + col + " FROM " + from)
+	if err := b.where(q); err != nil {
+		return "", nil, err
+	}
+	if err := b.orderLimit(q); err != nil {
+		return "", nil, err
+	}
+	return b.sb.String(), b.args, nil
+}
+
+// trigramSearch says whether q is a capped search whose every condition is a search inside
+// a column with a trigram index (Dialect.Trigram) for a needle of 3 characters or more.
+func trigramSearch(d Dialect, q store.Query) bool {
+	if d.Trigram == nil || q.Limit == 0 || len(q.Where) == 0 {
+		return false
+	}
+	var ok func(c store.Cond) bool
+	ok = func(c store.Cond) bool {
+		if len(c.Or) > 0 {
+			return !slices.ContainsFunc(c.Or, func(sub store.Cond) bool { return !ok(sub) })
+		}
+		ix, found := q.Kind.IndexOf(c.Field, c.Norm)
+		return found && SubstringOnly(c) && d.Trigram(q.Kind, ix.Column()) && utf8.RuneCountInString(c.Value) >= 3
+	}
+	return !slices.ContainsFunc(q.Where, func(c store.Cond) bool { return !ok(c) })
+}
+
+// SubstringOnly says whether c, or every branch of it, is a search inside a name or list.
+func SubstringOnly(c store.Cond) bool {
+	if len(c.Or) > 0 {
+		return !slices.ContainsFunc(c.Or, func(sub store.Cond) bool { return !SubstringOnly(sub) })
+	}
+	return c.Op == store.Contains || c.Op == store.ListContains || c.Op == store.ListHas
+}
+
+// materialized is the statement of a trigramSearch: its matches, collected through the
+// trigram indexes with their seq and sort columns only, sorted and cut, then the docs of
+// those kept, in that order. Left to itself, PostgreSQL's planner walks the sort column's
+// btree and reads each row's heap tuple until the limit is reached, expecting the matches
+// spread evenly; a first name (5-9k of 548k players, all in one part of the alphabet)
+// then reads up to every row of the table, seconds past the read deadline.
+func (b *Builder) materialized(q store.Query) (string, []any, error) {
+	t := Table(q.Kind)
+	b.sb.WriteString("WITH m AS MATERIALIZED (SELECT seq")
+	var cols []string
+	for _, o := range q.OrderBy {
+		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		if !ok {
+			return "", nil, notIndexed(q.Kind, o.Field, o.Norm)
+		}
+		if !slices.Contains(cols, ix.Column()) {
+			cols = append(cols, ix.Column())
+			b.sb.WriteString(", " + quote(ix.Column()))
+		}
+	}
+	b.sb.WriteString(" FROM " + t)
+	if err := b.where(q); err != nil {
+		return "", nil, err
+	}
+	b.sb.WriteString(") SELECT t.doc FROM unnest(ARRAY(SELECT seq FROM m")
+	if err := b.orderLimit(q); err != nil {
+		return "", nil, err
+	}
+	b.sb.WriteString(")) WITH ORDINALITY AS k(seq, i) JOIN " + t + " t ON t.seq = k.seq ORDER BY k.i")
+	return b.sb.String(), b.args, nil
+}
+
+// where writes q's conditions.
+func (b *Builder) where(q store.Query) error {
 	for i, c := range q.Where {
 		if i == 0 {
 			b.sb.WriteString(" WHERE ")
@@ -104,14 +241,19 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 			b.sb.WriteString(" AND ")
 		}
 		if err := b.cond(q.Kind, c); err != nil {
-			return "", nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// orderLimit writes q's sort keys, then seq, and its limit.
+func (b *Builder) orderLimit(q store.Query) error {
 	b.sb.WriteString(" ORDER BY ")
 	for _, o := range q.OrderBy {
 		col, ok := orderColumn(q.Kind, o)
 		if !ok {
-			return "", nil, notIndexed(q.Kind, o.Field, o.Norm)
+			return notIndexed(q.Kind, o.Field, o.Norm)
 		}
 		if col == "id" {
 			// Ids are canonical integers: by length, then as text, is their numeric order,
@@ -125,7 +267,7 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 		}
 		if o.Numeric {
 			// Values that are not numbers sort after the numbers, either way.
-			col = d.Numeric(col)
+			col = b.d.Numeric(col)
 			b.sb.WriteString(col + " IS NULL, ")
 		}
 		b.sb.WriteString(col)
@@ -138,7 +280,7 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 	if q.Limit > 0 {
 		b.sb.WriteString(" LIMIT " + strconv.Itoa(q.Limit))
 	}
-	return b.sb.String(), b.args, nil
+	return nil
 }
 
 // orderColumn is the column an order sorts on: the field's index, or the id column when the

@@ -95,3 +95,42 @@ func TestSelectSubstringNarrows(t *testing.T) {
 		t.Errorf("args %q, want %q", args, wantArgs)
 	}
 }
+
+// On PostgreSQL a capped search inside trigram-indexed names collects its matches first
+// (seq and sort columns), then reads the docs of those it keeps; any other query is the
+// plain statement.
+func TestPostgresCappedSearchMaterializes(t *testing.T) {
+	name := func(op store.Op, v string) store.Cond {
+		return store.Cond{Field: "strTeam", Norm: record.Name, Op: op, Value: v}
+	}
+	alt := store.Cond{Field: "strTeamAlternate", Norm: record.List, Op: store.ListContains, Value: "madrid"}
+	byName := []store.Order{{Field: "strTeam", Norm: record.Name}, {Field: "strTeam", Norm: record.Name, Desc: true}}
+	for _, c := range []struct {
+		name string
+		q    store.Query
+		want string // the statement's start
+	}{
+		{"capped, by name", store.Query{Kind: record.Team, Where: []store.Cond{{Or: []store.Cond{name(store.Contains, "madrid"), alt}}},
+			OrderBy: byName, Limit: 100},
+			`WITH m AS MATERIALIZED (SELECT seq, "n_strteam" FROM "team" WHERE`},
+		{"capped, stored order", store.Query{Kind: record.Team, Where: []store.Cond{name(store.Contains, "madrid")}, Limit: 25},
+			`WITH m AS MATERIALIZED (SELECT seq FROM "team" WHERE`},
+		{"no cap", store.Query{Kind: record.Team, Where: []store.Cond{name(store.Contains, "madrid")}}, `SELECT doc FROM`},
+		{"two characters", store.Query{Kind: record.Team, Where: []store.Cond{name(store.Contains, "ma")}, Limit: 25}, `SELECT doc FROM`},
+		{"an equality beside it", store.Query{Kind: record.Team, Where: []store.Cond{{Or: []store.Cond{name(store.Eq, "madrid"), alt}}},
+			Limit: 25}, `SELECT doc FROM`},
+		{"no trigram index", store.Query{Kind: record.Event, Where: []store.Cond{
+			{Field: "strEvent", Norm: record.Name, Op: store.Contains, Value: "madrid"}}, Limit: 25}, `SELECT doc FROM`},
+	} {
+		query, _, err := Select(Postgres, c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !strings.HasPrefix(query, c.want) {
+			t.Errorf("%s: %s, want it to start with %s", c.name, query, c.want)
+		}
+		if strings.HasPrefix(c.want, "WITH") && !strings.HasSuffix(query, `JOIN "team" t ON t.seq = k.seq ORDER BY k.i`) {
+			t.Errorf("%s: the docs are not read in the order kept: %s", c.name, query)
+		}
+	}
+}

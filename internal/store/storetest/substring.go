@@ -58,6 +58,9 @@ func checkSubstring(t *testing.T, s store.Store, recs []record.Record) {
 			"list has":      {Kind: record.Team, Where: []store.Cond{item}},
 			"either, by name, limit 2": {Kind: record.Team, Where: []store.Cond{{Or: []store.Cond{name, part}}},
 				OrderBy: byName, Limit: 2},
+			"contains, limit 2": {Kind: record.Team, Where: []store.Cond{name}, Limit: 2},
+			"list has, limit 1": {Kind: record.Team, Where: []store.Cond{item}, Limit: 1},
+			"by name, limit 3":  {Kind: record.Team, Where: []store.Cond{name}, OrderBy: byName, Limit: 3},
 		} {
 			wantIDs(t, what+" "+needle, find(t, s, q), scanIDs(t, recs, q)...)
 		}
