@@ -22,24 +22,11 @@ func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() 
 func (s *Store) LatestCursor(ctx context.Context) (int64, error) {
 	ctx, cancel := s.Bounded(ctx)
 	defer cancel()
-	latest, _, err := feedBounds(ctx, s.pool)
+	latest, _, err := sqlstore.FeedBounds(ctx, querier{s.pool})
 	if err != nil {
-		return 0, fmt.Errorf("postgres: latest cursor: %w", err)
+		return 0, fmt.Errorf("postgres: latest cursor: %w", mapErr(err))
 	}
 	return latest, nil
-}
-
-type queryRower interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-// feedBounds reads the latest cursor and the highest pruned one, in one statement.
-func feedBounds(ctx context.Context, q queryRower) (latest, pruned int64, err error) {
-	err = q.QueryRow(ctx, `SELECT (`+sqlstore.MaxCursorSQL+`), (`+sqlstore.PrunedSQL+`)`).Scan(&latest, &pruned)
-	if err != nil {
-		return 0, 0, mapErr(err)
-	}
-	return max(latest, pruned), pruned, nil
 }
 
 // Changes reads the change feed (see store.Feed). Writers draw cursors under a table lock
@@ -52,34 +39,16 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 		return nil, 0, fmt.Errorf("postgres: changes: %w", mapErr(err))
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	latest, pruned, err := feedBounds(ctx, tx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("postgres: changes: %w", err)
-	}
-	from, err := sqlstore.CheckSince(since, pruned, latest)
-	if err != nil {
-		return nil, 0, fmt.Errorf("postgres: changes: %w", err)
-	}
-	rows, err := tx.Query(ctx, sqlstore.ChangesSQL(sqlstore.Postgres, len(kinds)), sqlstore.ChangesArgs(from, latest, kinds, limit)...)
+	out, next, err := sqlstore.ReadChanges(ctx, querier{tx}, sqlstore.Postgres, since, kinds, limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("postgres: changes: %w", mapErr(err))
 	}
-	defer rows.Close()
-	out, err := sqlstore.CollectChanges(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("postgres: changes: %w", mapErr(err))
-	}
-	return out, sqlstore.NextCursor(out, limit, from, latest), nil
+	return out, next, nil
 }
 
 // noteDeletes tells the change set which records DeleteAll is about to remove.
 func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
-	rows, err := t.tx.Query(ctx, sqlstore.DeleteDocsSQL+sqlstore.Table(k))
-	if err != nil {
-		return mapErr(err)
-	}
-	defer rows.Close()
-	return mapErr(t.changes.NoteDeletes(k, rows))
+	return mapErr(t.changes.NoteDeletesIn(ctx, querier{t.tx}, k))
 }
 
 // recordChanges appends the transaction's changes to the feed, prunes what retention no

@@ -5,14 +5,20 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"sportsdb/internal/store/sqlstore"
 )
 
 // querier runs sqlstore's statements on the pool, through pgx itself: rows come without
 // database/sql's conversions, and a doc is decoded straight from the wire buffer.
-type querier struct{ pool *pgxpool.Pool }
+type querier struct{ pool pgxQuerier }
+
+// pgxQuerier is what a pool and a transaction of pgx have in common.
+type pgxQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
 
 func (q querier) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
 	rows, err := q.pool.Query(ctx, query, args...)

@@ -2,10 +2,8 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -22,43 +20,7 @@ var (
 	_ store.FrontierTx = (*tx)(nil)
 )
 
-// FrontierDue returns up to limit entries due at or before t.
-func (s *Store) FrontierDue(ctx context.Context, t time.Time, limit int) ([]store.FrontierEntry, error) {
-	rows, err := s.pool.Query(ctx, frontierSQL.Due, sqlstore.Millis(t), limit)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: frontier: %w", mapErr(err))
-	}
-	defer rows.Close()
-	out, err := sqlstore.ScanFrontier(rows)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", mapErr(err))
-	}
-	return out, nil
-}
-
-// FrontierGet returns one entry, or store.ErrNotFound.
-func (s *Store) FrontierGet(ctx context.Context, url string) (store.FrontierEntry, error) {
-	e, err := sqlstore.ScanFrontierRow(s.pool.QueryRow(ctx, frontierSQL.Get, url).Scan)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return e, fmt.Errorf("postgres: frontier %s: %w", url, store.ErrNotFound)
-	}
-	if err != nil {
-		return e, fmt.Errorf("postgres: %w", mapErr(err))
-	}
-	return e, nil
-}
-
-// FrontierStats counts the entries.
-func (s *Store) FrontierStats(ctx context.Context, t time.Time) (store.FrontierStats, error) {
-	var st store.FrontierStats
-	var next int64
-	err := s.pool.QueryRow(ctx, frontierSQL.Stats, sqlstore.Millis(t)).Scan(&st.Total, &st.Due, &st.Failed, &next)
-	st.Next = sqlstore.FromMillis(next)
-	if err != nil {
-		return st, fmt.Errorf("postgres: frontier stats: %w", mapErr(err))
-	}
-	return st, nil
-}
+// FrontierDue, FrontierGet and FrontierStats are sqlstore.DB's.
 
 // FrontierAdd queues entries not known yet, in one round trip.
 func (t *tx) FrontierAdd(ctx context.Context, entries []store.FrontierEntry) error {

@@ -19,64 +19,30 @@ func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() 
 
 // LatestCursor is the cursor of the last committed change.
 func (s *Store) LatestCursor(ctx context.Context) (int64, error) {
-	latest, _, err := feedBounds(ctx, s.read)
+	latest, _, err := sqlstore.FeedBounds(ctx, sqlstore.Std(s.read))
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: latest cursor: %w", err)
+		return 0, fmt.Errorf("sqlite: latest cursor: %w", mapErr(err))
 	}
 	return latest, nil
 }
 
-// Changes reads the change feed (see store.Feed).
+// Changes reads the change feed (see store.Feed) in one read transaction.
 func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
-	// One read transaction: the bounds and the rows are of the same commit.
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, fmt.Errorf("sqlite: changes: %w", mapErr(err))
 	}
 	defer tx.Rollback()
-	latest, pruned, err := feedBounds(ctx, tx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: changes: %w", err)
-	}
-	from, err := sqlstore.CheckSince(since, pruned, latest)
-	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: changes: %w", err)
-	}
-	rows, err := tx.QueryContext(ctx, sqlstore.ChangesSQL(sqlstore.SQLite, len(kinds)), sqlstore.ChangesArgs(from, latest, kinds, limit)...)
+	out, next, err := sqlstore.ReadChanges(ctx, sqlstore.Std(tx), sqlstore.SQLite, since, kinds, limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("sqlite: changes: %w", mapErr(err))
 	}
-	defer rows.Close()
-	out, err := sqlstore.CollectChanges(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: changes: %w", mapErr(err))
-	}
-	return out, sqlstore.NextCursor(out, limit, from, latest), nil
-}
-
-type queryRower interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// feedBounds reads the latest cursor and the highest pruned one.
-func feedBounds(ctx context.Context, q queryRower) (latest, pruned int64, err error) {
-	if err := q.QueryRowContext(ctx, sqlstore.PrunedSQL).Scan(&pruned); err != nil {
-		return 0, 0, mapErr(err)
-	}
-	if err := q.QueryRowContext(ctx, sqlstore.MaxCursorSQL).Scan(&latest); err != nil {
-		return 0, 0, mapErr(err)
-	}
-	return max(latest, pruned), pruned, nil
+	return out, next, nil
 }
 
 // noteDeletes tells the change set which records DeleteAll is about to remove.
 func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
-	rows, err := t.tx.QueryContext(ctx, sqlstore.DeleteDocsSQL+sqlstore.Table(k))
-	if err != nil {
-		return mapErr(err)
-	}
-	defer rows.Close()
-	return mapErr(t.changes.NoteDeletes(k, rows))
+	return mapErr(t.changes.NoteDeletesIn(ctx, sqlstore.Std(t.tx), k))
 }
 
 // recordChanges appends the transaction's changes to the feed and prunes what retention

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
 	"strings"
@@ -177,4 +178,57 @@ func (c *ChangeSet) NoteDeletes(k *record.Kind, rows ResultRows) error {
 		c.Deleted(k, id, doc)
 	}
 	return rows.Err()
+}
+
+// ReadChanges reads the change feed (see store.Feed) in q, a read transaction of either
+// backend, so that the bounds and the rows are of the same commit.
+func ReadChanges(ctx context.Context, q Querier, d Dialect, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
+	latest, pruned, err := FeedBounds(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	from, err := CheckSince(since, pruned, latest)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := q.Query(ctx, ChangesSQL(d, len(kinds)), ChangesArgs(from, latest, kinds, limit)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out, err := CollectChanges(rows)
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, NextCursor(out, limit, from, latest), nil
+}
+
+// FeedBounds reads the latest cursor and the highest pruned one, in one statement.
+func FeedBounds(ctx context.Context, q Querier) (latest, pruned int64, err error) {
+	rows, err := q.Query(ctx, `SELECT (`+MaxCursorSQL+`), (`+PrunedSQL+`)`)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return 0, 0, err
+		}
+		return 0, 0, fmt.Errorf("change feed bounds: no row")
+	}
+	if err := rows.Scan(&latest, &pruned); err != nil {
+		return 0, 0, err
+	}
+	return max(latest, pruned), pruned, rows.Err()
+}
+
+// NoteDeletesIn tells c which records of kind k DeleteAll is about to remove, read through q,
+// the write transaction.
+func (c *ChangeSet) NoteDeletesIn(ctx context.Context, q Querier, k *record.Kind) error {
+	rows, err := q.Query(ctx, DeleteDocsSQL+Table(k))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return c.NoteDeletes(k, rows)
 }

@@ -1,7 +1,10 @@
 package sqlstore
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -95,3 +98,72 @@ func Millis(t time.Time) int64 { return millis(t) }
 
 // FromMillis is a stored time; 0 is the zero time.
 func FromMillis(ms int64) time.Time { return fromMillis(ms) }
+
+// FrontierDue returns up to limit entries due at or before t (store.Frontier).
+func (db *DB) FrontierDue(ctx context.Context, t time.Time, limit int) ([]store.FrontierEntry, error) {
+	rows, err := db.c.Read.Query(ctx, db.frontier().Due, Millis(t), limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: frontier: %w", db.c.Name, db.MapErr(err))
+	}
+	defer rows.Close()
+	out, err := ScanFrontier(rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", db.c.Name, db.MapErr(err))
+	}
+	return out, nil
+}
+
+// FrontierGet returns one entry, or store.ErrNotFound.
+func (db *DB) FrontierGet(ctx context.Context, url string) (store.FrontierEntry, error) {
+	var e store.FrontierEntry
+	err := db.queryOne(ctx, db.frontier().Get, []any{url}, func(scan func(...any) error) (err error) {
+		e, err = ScanFrontierRow(scan)
+		return err
+	})
+	if err != nil {
+		return e, fmt.Errorf("%s: frontier %s: %w", db.c.Name, url, db.MapErr(err))
+	}
+	return e, nil
+}
+
+// FrontierStats counts the entries.
+func (db *DB) FrontierStats(ctx context.Context, t time.Time) (store.FrontierStats, error) {
+	var st store.FrontierStats
+	var next int64
+	err := db.queryOne(ctx, db.frontier().Stats, []any{Millis(t)}, func(scan func(...any) error) error {
+		return scan(&st.Total, &st.Due, &st.Failed, &next)
+	})
+	st.Next = FromMillis(next)
+	if err != nil {
+		return st, fmt.Errorf("%s: frontier stats: %w", db.c.Name, db.MapErr(err))
+	}
+	return st, nil
+}
+
+// frontier is the frontier's statements in the backend's placeholders, numbered: a
+// statement uses one argument twice, and SQLite's plain "?" would ask for it twice.
+func (db *DB) frontier() FrontierStatements {
+	if db.c.Dialect.Param(1) == "?" {
+		return FrontierSQL(func(n int) string { return "?" + strconv.Itoa(n) })
+	}
+	return FrontierSQL(db.c.Dialect.Param)
+}
+
+// queryOne reads the one row a statement selects with scan; none is sql.ErrNoRows.
+func (db *DB) queryOne(ctx context.Context, query string, args []any, scan func(func(...any) error) error) error {
+	rows, err := db.c.Read.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := scan(rows.Scan); err != nil {
+		return err
+	}
+	return rows.Err()
+}
