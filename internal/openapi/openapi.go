@@ -1,6 +1,6 @@
 // Package openapi generates the OpenAPI 3.1 description of sportsdb from the tables the
 // server routes with: the endpoint rows of v1 and v2 (api.Doc), the record kinds and their
-// views, the caps table and the calendar scopes. Nothing in it lists an endpoint by hand,
+// views, the caps table, the calendar scopes and the change feed's surfaces (live.Surfaces). Nothing in it lists an endpoint by hand,
 // so a row added to a table is described without another edit.
 package openapi
 
@@ -54,6 +54,7 @@ func Build(src Source) ([]byte, error) {
 	for _, sc := range src.Calendars {
 		paths.set("/calendar/{key}/"+string(sc)+"/{id}.ics", newObj("get", calendarOp(sc)))
 	}
+	livePaths(paths)
 	doc := newObj(
 		"openapi", "3.1.0",
 		"info", newObj("title", "sportsdb", "version", src.Version, "description", intro),

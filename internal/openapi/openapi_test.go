@@ -12,6 +12,7 @@ import (
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/calendar"
+	"sportsdb/internal/live"
 	"sportsdb/internal/openapi"
 	"sportsdb/internal/openapi/openapitest"
 )
@@ -48,15 +49,16 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi %q", doc.OpenAPI)
 	}
-	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes)
+	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces)
 	if len(doc.Paths) != want {
-		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d)", len(doc.Paths), want, len(a1.Docs()), len(a2.Docs()), len(calendar.Scopes))
+		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice)", len(doc.Paths), want,
+			len(a1.Docs()), len(a2.Docs()), len(calendar.Scopes), len(live.Surfaces))
 	}
 	described := map[string]bool{}
 	for _, item := range doc.Paths {
 		described[item["get"].Route] = true
 	}
-	for _, r := range append(a1.Routes(), a2.Routes()...) {
+	for _, r := range append(append(a1.Routes(), a2.Routes()...), live.Routes()...) {
 		if !described[r] {
 			t.Errorf("route %s is in no operation", r)
 		}

@@ -99,6 +99,7 @@ func components(records *obj) *obj {
 	schemas := newObj(
 		"Message", message(),
 		"NoData", message("No data found"),
+		"Changes", changesSchema(),
 		"RateLimited", newObj("oneOf", []any{
 			newObj("type", "object", "required", []string{"message", "error"}, "additionalProperties", false,
 				"description", "Over the key's requests per minute (the public service's shape).",

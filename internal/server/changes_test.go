@@ -76,6 +76,11 @@ func TestChangesEndpoint(t *testing.T) {
 			}
 		})
 	}
+	w := httptest.NewRecorder()
+	e.srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if !strings.Contains(w.Body.String(), `sportsdb_http_requests_total{code="200",route="v2/changes"}`) {
+		t.Errorf("the changes endpoint is not counted under its route:\n%s", w.Body)
+	}
 }
 
 // A cursor older than the retention is 410.

@@ -92,6 +92,10 @@ func TestServedDocumentDescribesTheServer(t *testing.T) {
 		{"/api/v1/json/wrong/all_sports.php", ""},
 		{"/api/v2/json/lookup/nothing/1", env.PremiumKey},
 		{"/calendar/wrong/team/1.ics", ""},
+		{"/api/v2/json/changes", env.PremiumKey},
+		{"/api/v2/json/" + env.PremiumKey + "/changes?since=1&kinds=team&limit=5", ""},
+		{"/api/v2/json/changes?since=999999", env.PremiumKey},
+		{"/api/v2/json/changes?limit=ten", env.PremiumKey},
 	} {
 		res := env.Get(t, c.path, "X-API-KEY", c.key)
 		if err := v.Check(c.path, res.Status, res.Body); err != nil {

@@ -1,6 +1,11 @@
 package server
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"sportsdb/internal/live"
+)
 
 // Live paths: the key never reaches the access log, and route names are fixed words.
 func TestLivePathsAndRoutes(t *testing.T) {
@@ -19,6 +24,9 @@ func TestLivePathsAndRoutes(t *testing.T) {
 		if !ok || lt.route != tc.route || lt.sport != tc.sport {
 			t.Errorf("parseLive(%s) = %+v, %v; want route %s, sport %q", tc.path, lt, ok, tc.route, tc.sport)
 			continue
+		}
+		if !slices.Contains(live.Routes(), lt.route) {
+			t.Errorf("route %s of %s is not one of live.Surfaces'", lt.route, tc.path)
 		}
 		if got := scrubPath(lt.logPath(tc.path), lt.route, target{}); got != tc.scrubbed {
 			t.Errorf("the log shows %s as %s, want %s", tc.path, got, tc.scrubbed)

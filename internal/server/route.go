@@ -3,6 +3,7 @@ package server
 import (
 	"sportsdb/internal/api"
 	"sportsdb/internal/calendar"
+	"sportsdb/internal/live"
 	"sportsdb/internal/openapi"
 )
 
@@ -44,6 +45,7 @@ func (s *Server) routeNames() []string {
 		names = append(names, "calendar/"+string(sc))
 	}
 	names = append(names, openapi.Routes...)
+	names = append(names, live.Routes()...)
 	for _, m := range s.mounts() {
 		names = append(names, m.Routes()...)
 	}
