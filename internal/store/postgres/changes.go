@@ -11,9 +11,10 @@ import (
 	"sportsdb/internal/store/sqlstore"
 )
 
-// notifyChannel is where a Write that recorded changes notifies the listeners (Listen) of
-// every replica, at its commit.
-const notifyChannel = "sportsdb_changes"
+// notifyChannel, followed by the schema's name, is where a Write that recorded changes
+// notifies the listeners (Listen) of every replica, at its commit. Notifications are for the
+// whole database: the schema keeps two deployments (or two tests) in one database apart.
+const notifyChannel = "sportsdb_changes:"
 
 // SetFeedOptions sets the retention and clock of the change feed.
 func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() }
@@ -88,7 +89,7 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 			return fmt.Errorf("prune changes: %w", mapErr(err))
 		}
 	}
-	if _, err := t.tx.Exec(ctx, `SELECT pg_notify($1, '')`, notifyChannel); err != nil {
+	if _, err := t.tx.Exec(ctx, `SELECT pg_notify($1 || current_schema(), '')`, notifyChannel); err != nil {
 		return fmt.Errorf("notify changes: %w", mapErr(err))
 	}
 	return nil
@@ -104,7 +105,11 @@ func (s *Store) Listen(ctx context.Context, fn func()) error {
 	// The connection leaves the pool: a LISTEN must not follow it to another user.
 	pc := conn.Hijack()
 	defer pc.Close(context.WithoutCancel(ctx))
-	if _, err := pc.Exec(ctx, `LISTEN `+notifyChannel); err != nil {
+	var schema string
+	if err := pc.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return fmt.Errorf("postgres: listen: %w", mapErr(err))
+	}
+	if _, err := pc.Exec(ctx, `LISTEN `+pgx.Identifier{notifyChannel + schema}.Sanitize()); err != nil {
 		return fmt.Errorf("postgres: listen: %w", mapErr(err))
 	}
 	for {

@@ -211,13 +211,13 @@ func (b *Builder) materialized(q store.Query) (string, []any, error) {
 	b.sb.WriteString("WITH m AS MATERIALIZED (SELECT seq")
 	var cols []string
 	for _, o := range q.OrderBy {
-		ix, ok := q.Kind.IndexOf(o.Field, o.Norm)
+		col, ok := orderColumn(q.Kind, o) // an index's column, or id
 		if !ok {
 			return "", nil, notIndexed(q.Kind, o.Field, o.Norm)
 		}
-		if !slices.Contains(cols, ix.Column()) {
-			cols = append(cols, ix.Column())
-			b.sb.WriteString(", " + quote(ix.Column()))
+		if !slices.Contains(cols, col) {
+			cols = append(cols, col)
+			b.sb.WriteString(", " + col)
 		}
 	}
 	b.sb.WriteString(" FROM " + t)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -61,6 +62,8 @@ func checkSubstring(t *testing.T, s store.Store, recs []record.Record) {
 			"contains, limit 2": {Kind: record.Team, Where: []store.Cond{name}, Limit: 2},
 			"list has, limit 1": {Kind: record.Team, Where: []store.Cond{item}, Limit: 1},
 			"by name, limit 3":  {Kind: record.Team, Where: []store.Cond{name}, OrderBy: byName, Limit: 3},
+			"by id, last first, limit 2": {Kind: record.Team, Where: []store.Cond{name},
+				OrderBy: []store.Order{{Field: "idTeam", Desc: true}}, Limit: 2},
 		} {
 			wantIDs(t, what+" "+needle, find(t, s, q), scanIDs(t, recs, q)...)
 		}
@@ -77,8 +80,17 @@ func scanIDs(t *testing.T, recs []record.Record, q store.Query) []string {
 		}
 	}
 	if len(q.OrderBy) > 0 {
-		f := q.OrderBy[0].Field
-		slices.SortStableFunc(hits, func(a, b record.Record) int { return cmp.Compare(record.Fold(a.Str(f)), record.Fold(b.Str(f))) })
+		o := q.OrderBy[0]
+		key := func(r record.Record) string { return record.Fold(r.Str(o.Field)) }
+		if o.Norm == record.Exact { // an id: its numeric order
+			key = func(r record.Record) string { return fmt.Sprintf("%020s", r.Str(o.Field)) }
+		}
+		slices.SortStableFunc(hits, func(a, b record.Record) int {
+			if o.Desc {
+				return cmp.Compare(key(b), key(a))
+			}
+			return cmp.Compare(key(a), key(b))
+		})
 	}
 	if q.Limit > 0 && len(hits) > q.Limit {
 		hits = hits[:q.Limit]
