@@ -1,5 +1,7 @@
 package live
 
+import "sportsdb/internal/store"
+
 // Surface is one path of the change feed and its streams (DECISIONS.md section 9), under
 // /api/v2/json/ with the key in X-API-KEY, or under /api/v2/json/{key}/. The server names
 // requests by Route, and the OpenAPI document describes each Surface.
@@ -13,6 +15,10 @@ type Surface struct {
 	Query   []string
 	Summary string
 }
+
+// OpenStreams are the streams a key may hold open at once, by tier (free keys none); the
+// next is refused with 429.
+var OpenStreams = map[store.Tier]int{store.Premium: 5, store.Business: 10}
 
 // Surfaces are every path of the change feed and its streams.
 var Surfaces = []Surface{

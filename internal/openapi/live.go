@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"sportsdb/internal/live"
+	"sportsdb/internal/store"
 )
 
 // liveParams describe the query parameters of the change feed and its streams.
@@ -49,13 +50,25 @@ func liveOp(s live.Surface, headerKey bool) *obj {
 			"content", newObj("application/json", newObj("schema", ref("schemas", "Message")))))
 	}
 	op := newObj("tags", []string{tag}, "summary", s.Route, "operationId", operationID(prefix+s.Path),
-		"description", desc, "x-route", s.Route, "parameters", params, "responses", responses)
+		"description", desc, "x-route", s.Route, "x-caps", liveCaps(s), "parameters", params, "responses", responses)
+	if s.Stream {
+		op.set("x-open-streams", newObj("premium", live.OpenStreams[store.Premium], "business", live.OpenStreams[store.Business]))
+	}
 	if headerKey {
 		op.set("security", []any{newObj("ApiKeyHeader", []string{})})
 	} else {
 		op.set("security", []any{})
 	}
 	return op
+}
+
+// liveCaps are the changes one page holds for each tier (free keys get none); a stream is
+// uncapped (0, as in a caps file), and its limit is of open streams (x-open-streams).
+func liveCaps(s live.Surface) *obj {
+	if s.Stream {
+		return newObj("premium", 0, "business", 0)
+	}
+	return newObj("premium", live.MaxLimit, "business", live.MaxLimit)
 }
 
 // changesSchema is the body of GET /api/v2/json/changes.

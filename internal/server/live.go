@@ -17,7 +17,7 @@ import (
 )
 
 // Open streams allowed per key, by tier (DECISIONS section 9).
-var streamLimits = map[store.Tier]int{store.Premium: 5, store.Business: 10}
+var streamLimits = live.OpenStreams
 
 // liveState is the server's side of the change feed: the hub its streams share and the
 // count of open streams per key.
