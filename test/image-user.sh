@@ -22,8 +22,15 @@ owner=${owner:-0:0}
 
 work=$(mktemp -d)
 server=
+# stop_server ends the server: $! is the shell that runs as_image, so the server itself is
+# found by its binary, whose path is this run's own.
+stop_server() {
+	pkill -f "^$work/bin/sportsdb serve" 2>/dev/null || true
+	[ -z "$server" ] || wait "$server" 2>/dev/null || true
+	server=
+}
 cleanup() {
-	[ -z "$server" ] || kill "$server" 2>/dev/null || true
+	stop_server
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -63,9 +70,7 @@ try_layout() {
 		tries=$((tries + 1))
 		sleep 0.5
 	done
-	kill "$server"
-	wait "$server" 2>/dev/null || true
-	server=
+	stop_server
 	[ "$(stat -c %u "$root/data/sportsdb.db")" = "$uid" ]
 }
 
