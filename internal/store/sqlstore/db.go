@@ -46,13 +46,14 @@ type Config struct {
 // DB is the part of a store both backends share: records read by id, kind or query, and the
 // key store. A backend's Store embeds it and adds writes, and its own faster reads.
 type DB struct {
-	c    Config
-	keys keySQL
+	c        Config
+	keys     keySQL
+	frontier FrontierStatements
 }
 
 // New returns the shared part of a store.
 func New(c Config) *DB {
-	return &DB{c: c, keys: newKeySQL(c.Dialect)}
+	return &DB{c: c, keys: newKeySQL(c.Dialect), frontier: frontierFor(c.Dialect)}
 }
 
 // MapErr puts the store's sentinel on an error of the backend's driver (see MapErr).

@@ -101,7 +101,7 @@ func FromMillis(ms int64) time.Time { return fromMillis(ms) }
 
 // FrontierDue returns up to limit entries due at or before t (store.Frontier).
 func (db *DB) FrontierDue(ctx context.Context, t time.Time, limit int) ([]store.FrontierEntry, error) {
-	rows, err := db.c.Read.Query(ctx, db.frontier().Due, Millis(t), limit)
+	rows, err := db.c.Read.Query(ctx, db.frontier.Due, Millis(t), limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: frontier: %w", db.c.Name, db.MapErr(err))
 	}
@@ -116,7 +116,7 @@ func (db *DB) FrontierDue(ctx context.Context, t time.Time, limit int) ([]store.
 // FrontierGet returns one entry, or store.ErrNotFound.
 func (db *DB) FrontierGet(ctx context.Context, url string) (store.FrontierEntry, error) {
 	var e store.FrontierEntry
-	err := db.queryOne(ctx, db.frontier().Get, []any{url}, func(scan func(...any) error) (err error) {
+	err := db.queryOne(ctx, db.frontier.Get, []any{url}, func(scan func(...any) error) (err error) {
 		e, err = ScanFrontierRow(scan)
 		return err
 	})
@@ -130,7 +130,7 @@ func (db *DB) FrontierGet(ctx context.Context, url string) (store.FrontierEntry,
 func (db *DB) FrontierStats(ctx context.Context, t time.Time) (store.FrontierStats, error) {
 	var st store.FrontierStats
 	var next int64
-	err := db.queryOne(ctx, db.frontier().Stats, []any{Millis(t)}, func(scan func(...any) error) error {
+	err := db.queryOne(ctx, db.frontier.Stats, []any{Millis(t)}, func(scan func(...any) error) error {
 		return scan(&st.Total, &st.Due, &st.Failed, &next)
 	})
 	st.Next = FromMillis(next)
@@ -140,13 +140,13 @@ func (db *DB) FrontierStats(ctx context.Context, t time.Time) (store.FrontierSta
 	return st, nil
 }
 
-// frontier is the frontier's statements in the backend's placeholders, numbered: a
+// frontierFor is the frontier's statements in a backend's placeholders, numbered: a
 // statement uses one argument twice, and SQLite's plain "?" would ask for it twice.
-func (db *DB) frontier() FrontierStatements {
-	if db.c.Dialect.Param(1) == "?" {
+func frontierFor(d Dialect) FrontierStatements {
+	if d.Param(1) == "?" {
 		return FrontierSQL(func(n int) string { return "?" + strconv.Itoa(n) })
 	}
-	return FrontierSQL(db.c.Dialect.Param)
+	return FrontierSQL(d.Param)
 }
 
 // queryOne reads the one row a statement selects with scan; none is sql.ErrNoRows.
