@@ -4,15 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
+	"unicode/utf8"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/sqlstore"
 )
 
-// changesPerInsert changes go in one INSERT.
-const changesPerInsert = 128
+// changesPerInsert changes go in one INSERT at most.
+const changesPerInsert = 8192
 
 // SetFeedOptions sets the retention and clock of the change feed.
 func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() }
@@ -53,21 +53,8 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 		return nil
 	}
 	now := o.Now().UTC()
-	at := now.Format(sqlstore.ChangeTime)
-	for len(list) > 0 {
-		n := min(len(list), changesPerInsert)
-		st, err := t.stmt(ctx, changesInsertSQL(n))
-		if err != nil {
-			return fmt.Errorf("record changes: %w", err)
-		}
-		args := make([]any, 0, 4*n)
-		for _, c := range list[:n] {
-			args = append(args, c.Kind.Name, c.ID, c.Op, at)
-		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("record changes: %w", mapErr(err))
-		}
-		list = list[n:]
+	if err := t.insertChanges(ctx, list, now.Format(sqlstore.ChangeTime)); err != nil {
+		return fmt.Errorf("record changes: %w", err)
 	}
 	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
 	var upto int64
@@ -86,7 +73,48 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 	return nil
 }
 
-func changesInsertSQL(n int) string {
-	return `INSERT INTO changes (kind, id, op, time) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?), `, n), ", ")
+// insertChanges appends changes to the feed, in their order. The ids of a stretch of changes
+// of one kind and operation go as one JSON array: an import's hundreds of thousands of
+// changes then cost a few statements, where binding four values a change cost more than
+// writing the rows. An id that is not valid UTF-8, which JSON would alter, goes on its own.
+func (t *tx) insertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
+	var ids []byte
+	for len(list) > 0 {
+		c := list[0]
+		if !utf8.ValidString(c.ID) {
+			if err := t.execChange(ctx, `INSERT INTO changes (kind, id, op, time) VALUES (?, ?, ?, ?)`, c.Kind.Name, c.ID, c.Op, at); err != nil {
+				return err
+			}
+			list = list[1:]
+			continue
+		}
+		ids = append(ids[:0], '[')
+		n := 0
+		for ; n < len(list) && n < changesPerInsert; n++ {
+			if list[n].Kind != c.Kind || list[n].Op != c.Op || !utf8.ValidString(list[n].ID) {
+				break
+			}
+			if n > 0 {
+				ids = append(ids, ',')
+			}
+			ids = record.AppendString(ids, list[n].ID)
+		}
+		ids = append(ids, ']')
+		if err := t.execChange(ctx, `INSERT INTO changes (kind, id, op, time) SELECT ?, value, ?, ? FROM json_each(?)`, c.Kind.Name, c.Op, at, string(ids)); err != nil {
+			return err
+		}
+		list = list[n:]
+	}
+	return nil
+}
+
+func (t *tx) execChange(ctx context.Context, query string, args ...any) error {
+	st, err := t.stmt(ctx, query)
+	if err != nil {
+		return err
+	}
+	if _, err := st.ExecContext(ctx, args...); err != nil {
+		return mapErr(err)
+	}
+	return nil
 }

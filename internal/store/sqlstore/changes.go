@@ -17,17 +17,13 @@ const ChangeTime = store.ChangeTimeLayout
 // ChangeSet collects the changes of one transaction: one per record whose stored value
 // changed, however often the transaction wrote it, in the order of first change. A record
 // that DeleteAll removed and the transaction wrote back unchanged (gen regenerating the same
-// dataset) is no change.
+// dataset) is no change. An import notes every record it writes, so the set is kept per
+// kind, keyed by id: a map of strings hashes several times faster than one of structs.
 type ChangeSet struct {
 	seed    maphash.Seed
-	order   []changeKey
-	ops     map[changeKey]string
-	deleted map[changeKey]uint64 // hash of the doc DeleteAll removed
-}
-
-type changeKey struct {
-	kind *record.Kind
-	id   string
+	list    []PendingChange // in the order of first change; Op "" is no change
+	at      map[*record.Kind]map[string]int
+	deleted map[*record.Kind]map[string]uint64 // hash of the doc DeleteAll removed
 }
 
 // PendingChange is a change before its cursor is known.
@@ -39,44 +35,60 @@ type PendingChange struct {
 
 // NewChangeSet returns an empty set.
 func NewChangeSet() *ChangeSet {
-	return &ChangeSet{seed: maphash.MakeSeed(), ops: map[changeKey]string{}, deleted: map[changeKey]uint64{}}
+	return &ChangeSet{seed: maphash.MakeSeed(), at: map[*record.Kind]map[string]int{},
+		deleted: map[*record.Kind]map[string]uint64{}}
 }
 
 // Deleted notes a stored record that DeleteAll removes, with its doc.
 func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
-	key := changeKey{k, id}
-	c.deleted[key] = maphash.String(c.seed, doc)
-	c.set(key, store.OpDelete)
+	d := c.deleted[k]
+	if d == nil {
+		d = map[string]uint64{}
+		c.deleted[k] = d
+	}
+	d[id] = maphash.String(c.seed, doc)
+	c.set(c.kindAt(k), k, id, store.OpDelete)
 }
 
 // Wrote notes rows written: Batch.Rows returns only records that are new or changed.
 func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
+	at, deleted := c.kindAt(k), c.deleted[k]
 	for _, row := range rows {
-		key := changeKey{k, row.ID}
-		if h, ok := c.deleted[key]; ok {
-			delete(c.deleted, key)
+		if h, ok := deleted[row.ID]; ok {
+			delete(deleted, row.ID)
 			if h == maphash.String(c.seed, row.Doc) {
-				delete(c.ops, key) // back as it was: no change
+				c.set(at, k, row.ID, "") // back as it was: no change
 				continue
 			}
 		}
-		c.set(key, store.OpUpsert)
+		c.set(at, k, row.ID, store.OpUpsert)
 	}
 }
 
-func (c *ChangeSet) set(key changeKey, op string) {
-	if _, ok := c.ops[key]; !ok {
-		c.order = append(c.order, key)
+func (c *ChangeSet) kindAt(k *record.Kind) map[string]int {
+	at := c.at[k]
+	if at == nil {
+		at = map[string]int{}
+		c.at[k] = at
 	}
-	c.ops[key] = op
+	return at
+}
+
+func (c *ChangeSet) set(at map[string]int, k *record.Kind, id, op string) {
+	if i, ok := at[id]; ok {
+		c.list[i].Op = op
+		return
+	}
+	at[id] = len(c.list)
+	c.list = append(c.list, PendingChange{Kind: k, ID: id, Op: op})
 }
 
 // List returns the changes in the order of first change.
 func (c *ChangeSet) List() []PendingChange {
-	out := make([]PendingChange, 0, len(c.ops))
-	for _, key := range c.order {
-		if op, ok := c.ops[key]; ok {
-			out = append(out, PendingChange{Kind: key.kind, ID: key.id, Op: op})
+	out := make([]PendingChange, 0, len(c.list))
+	for _, pc := range c.list {
+		if pc.Op != "" {
+			out = append(out, pc)
 		}
 	}
 	return out
