@@ -106,9 +106,9 @@ func (t *tx) flush(ctx context.Context) error {
 	return nil
 }
 
-// write queues rows to be written in their order: each stretch of new records (see
-// sqlstore.Fresh.New) by COPY, which costs the server about half as much as an upsert, and
-// each stretch of others by an upsert.
+// write returns the writing of rows in their order, for the pipe: each stretch of new
+// records (see sqlstore.Fresh.New) by COPY, which spares the server the conflict check and
+// the arrays of an upsert, and each stretch of others by an upsert.
 func (t *tx) write(k *record.Kind, rows []sqlstore.Row) func(context.Context) error {
 	type stretch struct {
 		isNew bool
