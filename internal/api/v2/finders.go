@@ -1,7 +1,6 @@
 package v2
 
 import (
-	"slices"
 	"time"
 
 	"sportsdb/internal/api"
@@ -116,12 +115,11 @@ func previous(where func(args) store.Cond) answerFunc {
 	}
 }
 
-// fullSchedule answers a team's events in every competition, oldest first. When the team
-// has more than the cap, the latest ones are kept (ours): every future game and the recent
-// past, which is what a schedule is read for.
+// fullSchedule answers a team's events in every competition, latest first, as the public
+// answer does (its recording holds one team's 48 events, future and past, in that order);
+// over the cap the latest are kept.
 func fullSchedule(r *api.Request, a args) (api.Answer, error) {
 	recs, err := r.Find(api.Where(ofTeam(a)))
-	slices.Reverse(recs)
 	return api.Records(recs), err
 }
 

@@ -37,8 +37,8 @@ func idOrder(field string) []store.Order { return o(api.ByID(field)) }
 
 func byName(name, id string) []store.Order { return o(api.ByName(name), api.ByID(id)) }
 
-// latestLast is a full schedule's order, read backwards: the cap keeps the latest events.
-var latestLast = o(api.Desc("strTimestamp"), store.Order{Field: "idEvent", Numeric: true, Desc: true})
+// latestFirst is a full schedule's order: the latest events first, which the cap keeps.
+var latestFirst = o(api.Desc("strTimestamp"), store.Order{Field: "idEvent", Numeric: true, Desc: true})
 
 // all is "every record of that parent"; the caps table bounds it by caps.Ceiling.
 const all = caps.Unlimited
@@ -46,10 +46,10 @@ const all = caps.Unlimited
 // routes lists every v2 endpoint in the order of DECISIONS.md section 2. Views marked
 // (ours) in README.md are choices where no recorded response shows the public one.
 var routes = []endpoint{
-	{Path: "search/league/{name}", Kind: record.League, View: "full", Order: idOrder("idLeague"), Cap: c(10), Answer: search(true, leagueNames...)},
+	{Path: "search/league/{name}", Kind: record.League, View: "search2", Order: idOrder("idLeague"), Cap: c(10), Answer: search(true, leagueNames...)},
 	{Path: "search/player/{name}", Kind: record.Player, View: "search2", Order: idOrder("idPlayer"), Cap: c(10), Answer: search(true, playerNames...)},
 	{Path: "search/event/{name}", Kind: record.Event, View: "full", Order: idOrder("idEvent"), Cap: c(10), Answer: search(false, eventNames...)},
-	{Path: "search/venue/{name}", Kind: record.Venue, View: "full", Order: idOrder("idVenue"), Cap: c(10), Answer: search(true, venueNames...)},
+	{Path: "search/venue/{name}", Kind: record.Venue, View: "search2", Order: idOrder("idVenue"), Cap: c(10), Answer: search(true, venueNames...)},
 	{Path: "search/team/{name}", Kind: record.Team, View: "search2", Order: idOrder("idTeam"), Cap: c(25), Answer: search(true, teamNames...)},
 
 	{Path: "lookup/league/{id}", Kind: record.League, View: "full", Cap: c(1), Answer: byID},
@@ -73,21 +73,21 @@ var routes = []endpoint{
 
 	{Path: "list/teams/{id}", Kind: record.Team, View: "list2", Order: byName("strTeam", "idTeam"), Cap: c(100), Answer: children("idLeague")},
 	{Path: "list/seasons/{id}", Kind: record.Season, View: "v2", Order: o(api.Asc("strSeason")), Cap: c(100), Answer: children("idLeague")},
-	{Path: "list/players/{id}", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(100), Answer: children("idTeam")},
+	{Path: "list/players/{id}", Kind: record.Player, View: "list2", Order: idOrder("idPlayer"), Cap: c(100), Answer: children("idTeam")},
 	{Path: "list/seasonposters/{id}", Kind: record.SeasonPoster, View: "full", Order: o(api.Desc("strSeason"), api.ByID("idArt")), Cap: c(all), Answer: children("idLeague")},
 
 	{Path: "all/countries", Kind: record.Country, View: "full", Order: o(api.Asc("code")), Cap: c(500), Answer: every},
 	{Path: "all/sports", Kind: record.Sport, View: "full", Order: idOrder("idSport"), Cap: c(500), Answer: every},
 	{Path: "all/leagues", Kind: record.League, View: "listPremium", Order: idOrder("idLeague"), Cap: c(3000), Answer: every},
 
-	{Path: "schedule/next/league/{id}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(20), Answer: next(inLeague)},
-	{Path: "schedule/previous/league/{id}", Kind: record.Event, View: "summary", Order: api.LatestFirst, Cap: c(20), Answer: previous(inLeague)},
-	{Path: "schedule/next/team/{id}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(10), Answer: next(ofTeam)},
-	{Path: "schedule/previous/team/{id}", Kind: record.Event, View: "summary", Order: api.LatestFirst, Cap: c(10), Answer: previous(ofTeam)},
-	{Path: "schedule/next/venue/{id}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(10), Answer: next(atVenue)},
-	{Path: "schedule/previous/venue/{id}", Kind: record.Event, View: "summary", Order: api.LatestFirst, Cap: c(10), Answer: previous(atVenue)},
-	{Path: "schedule/full/team/{id}", Kind: record.Event, View: "summary", Order: latestLast, Cap: c(250), Answer: fullSchedule},
-	{Path: "schedule/league/{id}/{season}", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(3000), Answer: leagueSeason},
+	{Path: "schedule/next/league/{id}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(20), Answer: next(inLeague)},
+	{Path: "schedule/previous/league/{id}", Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(20), Answer: previous(inLeague)},
+	{Path: "schedule/next/team/{id}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(10), Answer: next(ofTeam)},
+	{Path: "schedule/previous/team/{id}", Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(10), Answer: previous(ofTeam)},
+	{Path: "schedule/next/venue/{id}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(10), Answer: next(atVenue)},
+	{Path: "schedule/previous/venue/{id}", Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(10), Answer: previous(atVenue)},
+	{Path: "schedule/full/team/{id}", Kind: record.Event, View: "fullSchedule2", Order: latestFirst, Cap: c(250), Answer: fullSchedule},
+	{Path: "schedule/league/{id}/{season}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(3000), Answer: leagueSeason},
 
 	{Path: "filter/tv/day/{date}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(1500), Answer: tvOn},
 	{Path: "filter/tv/country/{name}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvCountry)},
