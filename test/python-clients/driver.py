@@ -213,6 +213,8 @@ def tralahm(path):
     local = [("leagues.leagueInfo", lambda: leagues.leagueInfo(LEAGUE)), ("leagues.sportLeagues", lambda: leagues.sportLeagues("102")),
              ("sports.sportInfo", lambda: sports.sportInfo("102")), ("sports.TeamVsTeamSports", sports.TeamVsTeamSports),
              ("sports.nonTeamVsTeamSports", sports.nonTeamVsTeamSports)]
+    for n, fn in local:
+        expect(fn(), n + " answered nothing")
     return [n for n, _ in local], thesportsdb.__version__
 
 
@@ -358,9 +360,9 @@ def enen92(path):
     call(c + "Team.strDescription", lambda: team.strDescription, lambda out: expect(out, "no description"))
     call(c + "League.strDescription", lambda: league.strDescription, lambda out: expect(out, "no description"))
     call(c + "Player.strDescription", lambda: player.strDescription, lambda out: expect(out, "no description"))
-    local = ["Image.Preview", "Image.Original"]
-    api.Image().Preview("http://www.thesportsdb.com/images/a.png")
-    return local, "addon.xml"
+    image = "http://www.thesportsdb.com/images/a.png"
+    expect(api.Image().Preview(image) and api.Image().Original(image), "Image answered nothing")
+    return ["Image.Preview", "Image.Original"], "addon.xml"
 
 
 def main():
