@@ -24,7 +24,10 @@ var (
 	teamNames   = []nameMatch{{"strTeam", record.Name}}
 	leagueNames = []nameMatch{{"strLeague", record.Name}, {"strLeagueAlternate", record.List}}
 	venueNames  = []nameMatch{{"strVenue", record.Name}, {"strVenueAlternate", record.List}}
-	eventNames  = []nameMatch{{"strEvent", record.Name}, {"strFilename", record.Name}}
+	// Events are found by strFilename alone, as the public documentation's example
+	// (search/event/fifa_world_cup_2022-12-18_argentina_vs_france) does; the recorded
+	// search/event/Arsenal%20vs%20Chelsea, an event name and not a file name, found nothing.
+	eventNames  = []nameMatch{{"strFilename", record.Name}}
 	playerNames = []nameMatch{{"strPlayer", record.Name}}
 )
 
