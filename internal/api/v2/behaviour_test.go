@@ -267,6 +267,15 @@ func TestPublishedFieldLists(t *testing.T) {
 			t.Errorf("%s fields\n got %v\nwant %v", c.path, got, c.want)
 		}
 	}
+	// lookup/event_highlights answers the event as lookup/event does, although event 441613
+	// has no video (published: its 49 event fields, strVideo empty).
+	hl := e.get(t, "/api/v2/json/lookup/event_highlights/441613", store.Premium)
+	if got, want := firstKeys(t, hl), firstKeys(t, e.get(t, "/api/v2/json/lookup/event/441613", store.Premium)); len(want) != 49 || !slices.Equal(got, want) {
+		t.Errorf("lookup/event_highlights/441613 fields %v, want lookup/event's %v", got, want)
+	}
+	if recs := records(t, hl, "lookup"); recs[0]["idEvent"] != "441613" {
+		t.Errorf("lookup/event_highlights/441613 answered %v", recs[0]["idEvent"])
+	}
 	got := firstKeys(t, e.get(t, "/api/v2/json/list/teams/4328", store.Premium))
 	slices.Sort(got)
 	want := []string{"idLeague", "idTeam", "strBadge", "strBanner", "strColour1", "strColour2", "strColour3", "strCountry", "strEquipment", "strFanart1", "strLeague", "strLogo", "strTeam", "strTeamShort"}

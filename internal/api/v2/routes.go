@@ -60,7 +60,7 @@ var routes = []endpoint{
 	{Path: "lookup/player/{id}", Kind: record.Player, View: "full", Cap: c(1), Answer: byID},
 	{Path: "lookup/event/{id}", Kind: record.Event, View: "full", Cap: c(1), Answer: byID},
 	{Path: "lookup/venue/{id}", Kind: record.Venue, View: "full", Cap: c(1), Answer: byID},
-	{Path: "lookup/event_highlights/{id}", Kind: record.Highlight, View: "v1", Cap: c(1), Answer: highlight},
+	{Path: "lookup/event_highlights/{id}", Kind: record.Event, View: "full", Cap: c(1), Answer: highlight},
 	{Path: "lookup/team_equipment/{id}", Kind: record.Equipment, View: "full", Order: idOrder("idEquipment"), Cap: c(all), Answer: children("idTeam")},
 	{Path: "lookup/player_contracts/{id}", Kind: record.Contract, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/player_results/{id}", Kind: record.Result, View: "full", Order: o(api.Desc("dateEvent"), api.ByID("idResult")), Cap: c(all), Answer: children("idPlayer")},
