@@ -276,10 +276,27 @@ func TestPublishedFieldLists(t *testing.T) {
 	if recs := records(t, hl, "lookup"); recs[0]["idEvent"] != "441613" {
 		t.Errorf("lookup/event_highlights/441613 answered %v", recs[0]["idEvent"])
 	}
+	// Rows in the published order: an event's results by idResult (v1 orders them by
+	// position), a team's players by idPlayer.
+	for path, id := range map[string]string{"lookup/event_results/652890": "idResult", "list/players/133604": "idPlayer"} {
+		group, _, _ := strings.Cut(path, "/")
+		ids := field(records(t, e.get(t, "/api/v2/json/"+path, store.Premium), group), id)
+		if len(ids) < 2 || !slices.IsSortedFunc(ids, func(a, b string) int { return cmpNum(a, b) }) {
+			t.Errorf("%s not by %s: %v", path, id, ids)
+		}
+	}
 	got := firstKeys(t, e.get(t, "/api/v2/json/list/teams/4328", store.Premium))
 	slices.Sort(got)
 	want := []string{"idLeague", "idTeam", "strBadge", "strBanner", "strColour1", "strColour2", "strColour3", "strCountry", "strEquipment", "strFanart1", "strLeague", "strLogo", "strTeam", "strTeamShort"}
 	if !slices.Equal(got, want) {
 		t.Errorf("list/teams fields %v, want the published %v", got, want)
 	}
+}
+
+// cmpNum compares two decimal ids as numbers.
+func cmpNum(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
 }

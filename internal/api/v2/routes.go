@@ -69,7 +69,7 @@ var routes = []endpoint{
 	{Path: "lookup/player_teams/{id}", Kind: record.FormerTeam, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/player_stats/{id}", Kind: record.PlayerStat, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idPlayer")},
 	{Path: "lookup/event_lineup/{id}", Kind: record.Lineup, View: "v2", Order: idOrder("idPlayer"), Cap: c(all), Answer: children("idEvent")},
-	{Path: "lookup/event_results/{id}", Kind: record.Result, View: "full", Order: o(store.Order{Field: "intPosition", Numeric: true}, api.ByID("idResult")), Cap: c(all), Answer: children("idEvent")},
+	{Path: "lookup/event_results/{id}", Kind: record.Result, View: "full", Order: idOrder("idResult"), Cap: c(all), Answer: children("idEvent")},
 	{Path: "lookup/event_stats/{id}", Kind: record.EventStat, View: "full", Order: idOrder("idStatistic"), Cap: c(all), Answer: children("idEvent")},
 	{Path: "lookup/event_timeline/{id}", Kind: record.Timeline, View: "full", Order: idOrder("idTimeline"), Cap: c(all), Answer: children("idEvent")},
 	{Path: "lookup/event_tv/{id}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(all), Answer: children("idEvent")},
