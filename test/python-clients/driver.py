@@ -128,7 +128,6 @@ def call(name, fn, check=None):
 def tralahm(path):
     sys.path.insert(0, path)
     os.environ["THESPORTSDB_API_KEY"] = KEY
-    import thesportsdb
     from thesportsdb import countries, events, leagues, players, search, settings, sports, teams
 
     settings.BASE_URL = URL + "/api/v1/json/"  # the client's one setting for the server
@@ -215,7 +214,7 @@ def tralahm(path):
              ("sports.nonTeamVsTeamSports", sports.nonTeamVsTeamSports)]
     for n, fn in local:
         expect(fn(), n + " answered nothing")
-    return [n for n, _ in local], thesportsdb.__version__
+    return [n for n, _ in local]
 
 
 def kodi_tv(path):
@@ -288,7 +287,7 @@ def kodi_tv(path):
          lambda out: expect(out and all(p["strTeam"] == TEAM_NAME for p in out), "roster %.100r" % out))
     call(c + "tsdb.load_team_list", lambda: tsdb.load_team_list(LEAGUE_NAME),
          lambda out: expect(out and len(out) <= cap(10, 3000) and all(in_league(t) for t in out), "teams %.100r" % out))
-    return [], "addon.xml"
+    return []
 
 
 def enen92(path):
@@ -296,7 +295,6 @@ def enen92(path):
     urllib.quote = urllib.parse.quote  # Python 2's name, used by this Python 2 module
     sys.path.insert(0, os.path.join(path, "lib", "thesportsdb"))
     import thesportsdb as tsdb  # lib/thesportsdb/thesportsdb.py, as its package __init__ does
-    import xbmc
 
     tsdb.API_BASE_URL = URL + "/api/v1/json"  # the module's one setting for the server
     api = tsdb.Api(KEY)
@@ -362,14 +360,14 @@ def enen92(path):
     call(c + "Player.strDescription", lambda: player.strDescription, lambda out: expect(out, "no description"))
     image = "http://www.thesportsdb.com/images/a.png"
     expect(api.Image().Preview(image) and api.Image().Original(image), "Image answered nothing")
-    return ["Image.Preview", "Image.Original"], "addon.xml"
+    return ["Image.Preview", "Image.Original"]
 
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ("tralahm", "kodi-tv", "enen92"):
         sys.exit(__doc__)
     client, path = sys.argv[1], os.path.abspath(sys.argv[2])
-    local, _ = {"tralahm": tralahm, "kodi-tv": kodi_tv, "enen92": enen92}[client](path)
+    local = {"tralahm": tralahm, "kodi-tv": kodi_tv, "enen92": enen92}[client](path)
     for status, name, detail in results:
         print("%-4s %-7s %-45s %s" % (status, TIER, name, detail))
     counts = {s: sum(1 for r in results if r[0] == s) for s in ("PASS", "BUG", "GAP", "FAIL")}
