@@ -136,13 +136,13 @@ func leagueSeason(r *api.Request, a args) (api.Answer, error) {
 	return api.Records(recs), err
 }
 
-// tvOn answers every TV listing of a day in time order.
+// tvOn answers every TV listing of a day (in the row's order, by id, as recorded).
 func tvOn(r *api.Request, a args) (api.Answer, error) {
 	recs, err := r.Find(api.Where(api.Eq("dateEvent", a.date)))
 	return api.Records(recs), err
 }
 
-// tvFrom answers TV listings from today (UTC, by the server's clock) on, in time order
+// tvFrom answers TV listings from today (UTC, by the server's clock) on, by id
 // (ours: the listings a viewer can still watch; the public service shows about a week).
 func tvFrom(where func(args) store.Cond) answerFunc {
 	return func(r *api.Request, a args) (api.Answer, error) {
