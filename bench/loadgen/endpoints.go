@@ -62,7 +62,7 @@ var mixedEndpoints = []endpoint{
 
 	{name: "search/league", v2: true, make: word(leagueNames, func(n string) string { return "search/league/" + seg(n) })},
 	{name: "search/player", v2: true, make: word(playerNames, func(n string) string { return "search/player/" + seg(n) })},
-	{name: "search/event", v2: true, make: word(eventNames, func(n string) string { return "search/event/" + seg(n) })},
+	{name: "search/event", v2: true, make: word(eventFilenames, func(n string) string { return "search/event/" + seg(n) })},
 	{name: "search/venue", v2: true, make: word(venueNames, func(n string) string { return "search/venue/" + seg(n) })},
 	{name: "search/team", v2: true, make: word(teamNames, func(n string) string { return "search/team/" + seg(n) })},
 	v2ID("lookup/league", leagueIDs),
@@ -123,7 +123,7 @@ var searchEndpoints = []endpoint{
 	{name: "search/team", v2: true, make: word(teamNames, func(n string) string { return "search/team/" + seg(n) })},
 	{name: "search/team partial", v2: true, make: word(teamNames, func(n string) string { return "search/team/" + seg(firstWord(n)) })},
 	{name: "search/player", v2: true, make: word(playerNames, func(n string) string { return "search/player/" + seg(n) })},
-	{name: "search/event", v2: true, make: word(eventNames, func(n string) string { return "search/event/" + seg(n) })},
+	{name: "search/event", v2: true, make: word(eventFilenames, func(n string) string { return "search/event/" + seg(n) })},
 	{name: "search/venue", v2: true, make: word(venueNames, func(n string) string { return "search/venue/" + seg(n) })},
 	{name: "search/league", v2: true, make: word(leagueNames, func(n string) string { return "search/league/" + seg(n) })},
 	{name: "search/league partial", v2: true, make: word(leagueNames, func(n string) string { return "search/league/" + seg(firstWord(n)) })},

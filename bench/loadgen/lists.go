@@ -146,6 +146,11 @@ func teamNames(p *pools) []string   { return ids(p.teams, func(n named) string {
 func playerNames(p *pools) []string { return ids(p.players, func(n named) string { return n.name }) }
 func eventNames(p *pools) []string  { return ids(p.events, func(e eventInfo) string { return e.name }) }
 
+// eventFilenames are what v2 search/event matches (an event's file name).
+func eventFilenames(p *pools) []string {
+	return ids(p.events, func(e eventInfo) string { return e.filename })
+}
+
 // writeList writes request lines, TARGET or TARGET<TAB>KEY.
 func writeList(path string, lines []line) error {
 	f, err := os.Create(path)
