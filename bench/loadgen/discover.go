@@ -96,9 +96,9 @@ func sample[T any](rng *rand.Rand, recs []T, n int) []T {
 }
 
 // discover walks leagues, their teams, squads, seasons of events and TV listings. leagues
-// bounds how many leagues are visited, so a full-scale dataset costs the same few hundred
-// requests as a small one.
-func discover(ctx context.Context, d *discoverer, leagues int) (*pools, error) {
+// bounds how many leagues are visited, and squads how many teams' players are read in each,
+// so a full-scale dataset costs the same few hundred requests as a small one.
+func discover(ctx context.Context, d *discoverer, leagues, squads int) (*pools, error) {
 	p := &pools{}
 	sports, err := d.v1(ctx, "all_sports.php", nil)
 	if err != nil {
@@ -119,7 +119,7 @@ func discover(ctx context.Context, d *discoverer, leagues int) (*pools, error) {
 		return nil, err
 	}
 	for _, l := range sample(d.rng, all, leagues) {
-		if err := discoverLeague(ctx, d, p, str(l, "idLeague")); err != nil {
+		if err := discoverLeague(ctx, d, p, str(l, "idLeague"), squads); err != nil {
 			return nil, err
 		}
 	}
@@ -137,7 +137,7 @@ func discover(ctx context.Context, d *discoverer, leagues int) (*pools, error) {
 	return p, nil
 }
 
-func discoverLeague(ctx context.Context, d *discoverer, p *pools, id string) error {
+func discoverLeague(ctx context.Context, d *discoverer, p *pools, id string, squads int) error {
 	recs, err := d.v1(ctx, "lookupleague.php", url.Values{"id": {id}})
 	if err != nil || len(recs) == 0 {
 		return err
@@ -155,7 +155,7 @@ func discoverLeague(ctx context.Context, d *discoverer, p *pools, id string) err
 			p.venues = append(p.venues, named{v, str(t, "strStadium")})
 		}
 	}
-	for _, t := range sample(d.rng, teams, 2) {
+	for _, t := range sample(d.rng, teams, squads) {
 		squad, err := d.v1(ctx, "lookup_all_players.php", url.Values{"id": {str(t, "idTeam")}})
 		if err != nil {
 			return err

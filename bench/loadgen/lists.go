@@ -194,19 +194,22 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	base := fs.String("base", "", "server base URL, http://host:port")
 	premium := fs.String("premium", "", "file of premium keys, one per line")
 	free := fs.String("free", "", "file of free keys, one per line")
-	out := fs.String("out", "", "folder for hot.txt, mixed.txt and search.txt")
+	out := fs.String("out", "", "folder for hot.txt, mixed.txt, search.txt and cold.txt")
 	n := fs.Int("n", 5000, "requests in the mixed and search lists")
 	hot := fs.Int("hot", 5, "distinct requests in the hot list")
 	leagues := fs.Int("leagues", 40, "leagues to read ids and names from")
 	seed := fs.Uint64("seed", 1, "random seed")
+	cold := fs.Int("cold", 0, "distinct requests in cold.txt, over every endpoint (0: no cold list)")
+	coldLeagues := fs.Int("cold-leagues", 400, "leagues to read the cold list's ids and names from")
+	coldSquads := fs.Int("cold-squads", 8, "teams per league whose players the cold list asks about")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *base == "" || *premium == "" || *free == "" || *out == "" {
 		return errors.New("lists: -base, -premium, -free and -out are required")
 	}
-	if *n < 1 || *hot < 1 || *leagues < 1 {
-		return errors.New("lists: -n, -hot and -leagues must be at least 1")
+	if *n < 1 || *hot < 1 || *leagues < 1 || *cold < 0 || *coldLeagues < 1 || *coldSquads < 1 {
+		return errors.New("lists: -n, -hot, -leagues, -cold-leagues and -cold-squads must be at least 1, -cold not negative")
 	}
 	pk, err := readKeys(*premium)
 	if err != nil {
@@ -217,12 +220,28 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	d := newDiscoverer(*base, pk[0], *seed)
-	p, err := discover(ctx, d, *leagues)
+	p, err := discover(ctx, d, *leagues, 2)
 	if err != nil {
 		return err
 	}
 	b := &builder{p: p, r: rand.New(rand.NewPCG(*seed, 7)), premium: pk, free: fk}
 	sets := map[string][]line{"hot.txt": b.hot(*hot), "mixed.txt": b.build(mixedEndpoints, *n, true), "search.txt": b.build(searchEndpoints, *n, false)}
+	if *cold > 0 {
+		// A wider walk: many leagues and squads, so that every endpoint has thousands of
+		// distinct arguments to draw from.
+		cd := newDiscoverer(*base, pk[0], *seed+1)
+		cp, err := discover(ctx, cd, *coldLeagues, *coldSquads)
+		if err != nil {
+			return err
+		}
+		cb := &builder{p: cp, r: rand.New(rand.NewPCG(*seed+1, 7)), premium: pk, free: fk}
+		sets["cold.txt"] = cb.distinct(mixedEndpoints, *cold)
+		fmt.Fprintf(stdout, "cold list from %d requests: %d leagues, %d teams, %d players, %d events; %d distinct requests\n",
+			cd.requests, len(cp.leagues), len(cp.teams), len(cp.players), len(cp.events), len(sets["cold.txt"]))
+		if len(sets["cold.txt"]) < *cold {
+			fmt.Fprintf(stdout, "cold list: the dataset gave %d distinct requests of the %d asked for\n", len(sets["cold.txt"]), *cold)
+		}
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("lists: %w", err)
 	}
