@@ -433,6 +433,8 @@ cold_sqlite() {
 	restart_sportsdb
 	local peak rate i
 	peak=$(drive cold sportsdb "$SPORTSDB_ADDR" "$RUN/lists/cold.txt" 0 -once -d "$COLD_DURATION")
+	metric "sportsdb peak RSS, cold" "$(awk '/^VmHWM/{printf "%.0f", $2/1024}' "/proc/$SPORTSDB_PID/status")" MB \
+		"VmHWM after the full-speed cold run, from a restart"
 	"$BIN/loadgen" run -addr "$NGINX_ADDR" -list "$RUN/lists/cold.nginx.txt" -c "$CONNS" -d "$COLD_DURATION" -once >/dev/null # page cache
 	drive cold nginx "$NGINX_ADDR" "$RUN/lists/cold.nginx.txt" 0 -once -d "$COLD_DURATION" >/dev/null
 	rate=$(half "$peak")

@@ -265,6 +265,11 @@ func targets(runs []result, metrics []entry) []target {
 	mixed, okMixed := ratioOf(runs, "mixed")
 	search, okSearch := find(runs, "search", "sportsdb", false)
 	rss, okRSS := metric(metrics, "sportsdb peak RSS")
+	// The cold run's server is a fresh process with a peak of its own; the target holds
+	// for the higher of the two.
+	if cold, ok := metric(metrics, "sportsdb peak RSS, cold"); ok && (!okRSS || cold > rss) {
+		rss, okRSS = cold, true
+	}
 	imp, okImp := metric(metrics, "import speed")
 	impPG, okImpPG := metric(metrics, "import speed, PostgreSQL")
 	first, okFirst := metric(metrics, "first answer after start, demo database")
@@ -278,7 +283,7 @@ func targets(runs []result, metrics []entry) []target {
 		ratedP99(runs, "mixed: p99 at half of peak rate", "mixed", 10),
 		check("search: p99 at full load", "<= 5 ms", search.P99, okSearch, "%.2f ms", atMost(5)),
 		ratedP99(runs, "search: p99 at half of peak rate", "search", 5),
-		check("sportsdb peak RSS", "<= 300 MB", rss, okRSS, "%.0f MB", atMost(300)),
+		check("sportsdb peak RSS (warm and cold runs)", "<= 300 MB", rss, okRSS, "%.0f MB", atMost(300)),
 		check("import into SQLite", ">= 250000 records/s", imp, okImp, "%.0f records/s", atLeast(250000)),
 		check("first answer after start (demo db)", "<= 1 s", first, okFirst, "%.0f ms", atMost(1000)),
 		check("cold: sportsdb/nginx req/s", ">= 0.30", cold, okCold, "%.2f", atLeast(0.30)),
