@@ -53,7 +53,7 @@
 #   LIST_N=5000            requests in the mixed and search lists
 #   COLD_N=200000          distinct requests in the cold list, each sent once per run
 #   COLD_DURATION=60s      longest full-speed cold run (it ends earlier when the list does)
-#   COLD_LEAGUES=400       leagues the cold list's ids and names are read from
+#   COLD_LEAGUES=200       leagues the cold list's ids and names are read from
 #   COLD=on|off            the cold workloads (default on)
 #   PG=on|off              the PostgreSQL workloads and import (default on)
 #   BENCH_POSTGRES=URL     PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test?sslmode=disable);
@@ -92,7 +92,7 @@ FREE_KEYS=${FREE_KEYS:-16}
 LIST_N=${LIST_N:-5000}
 COLD_N=${COLD_N:-200000}
 COLD_DURATION=${COLD_DURATION:-60s}
-COLD_LEAGUES=${COLD_LEAGUES:-400}
+COLD_LEAGUES=${COLD_LEAGUES:-200}
 COLD=${COLD:-on}
 PG=${PG:-on}
 BENCH_POSTGRES=${BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}

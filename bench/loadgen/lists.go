@@ -200,7 +200,7 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	leagues := fs.Int("leagues", 40, "leagues to read ids and names from")
 	seed := fs.Uint64("seed", 1, "random seed")
 	cold := fs.Int("cold", 0, "distinct requests in cold.txt, over every endpoint (0: no cold list)")
-	coldLeagues := fs.Int("cold-leagues", 400, "leagues to read the cold list's ids and names from")
+	coldLeagues := fs.Int("cold-leagues", 200, "leagues to read the cold list's ids and names from")
 	coldSquads := fs.Int("cold-squads", 8, "teams per league whose players the cold list asks about")
 	if err := fs.Parse(args); err != nil {
 		return err
