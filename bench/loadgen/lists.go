@@ -129,22 +129,56 @@ func ids[T any](xs []T, get func(T) string) []string {
 	return out
 }
 
-func teamIDs(p *pools) []string    { return ids(p.teams, func(n named) string { return n.id }) }
-func playerIDs(p *pools) []string  { return ids(p.players, func(n named) string { return n.id }) }
-func venueIDs(p *pools) []string   { return ids(p.venues, func(n named) string { return n.id }) }
-func leagueIDs(p *pools) []string  { return ids(p.leagues, func(l leagueInfo) string { return l.id }) }
-func eventIDs(p *pools) []string   { return ids(p.events, func(e eventInfo) string { return e.id }) }
-func channelIDs(p *pools) []string { return ids(p.channels, func(n named) string { return n.id }) }
+func teamIDs(p *pools) []string {
+	return memo(p, "team ids", p.teams, func(n named) string { return n.id })
+}
+func playerIDs(p *pools) []string {
+	return memo(p, "player ids", p.players, func(n named) string { return n.id })
+}
+func venueIDs(p *pools) []string {
+	return memo(p, "venue ids", p.venues, func(n named) string { return n.id })
+}
+func leagueIDs(p *pools) []string {
+	return memo(p, "league ids", p.leagues, func(l leagueInfo) string { return l.id })
+}
+func eventIDs(p *pools) []string {
+	return memo(p, "event ids", p.events, func(e eventInfo) string { return e.id })
+}
+func channelIDs(p *pools) []string {
+	return memo(p, "channel ids", p.channels, func(n named) string { return n.id })
+}
 func channelNames(p *pools) []string {
-	return ids(p.channels, func(n named) string { return n.name })
+	return memo(p, "channel names", p.channels, func(n named) string { return n.name })
 }
 func leagueNames(p *pools) []string {
-	return ids(p.leagues, func(l leagueInfo) string { return l.name })
+	return memo(p, "league names", p.leagues, func(l leagueInfo) string { return l.name })
 }
-func venueNames(p *pools) []string  { return ids(p.venues, func(n named) string { return n.name }) }
-func teamNames(p *pools) []string   { return ids(p.teams, func(n named) string { return n.name }) }
-func playerNames(p *pools) []string { return ids(p.players, func(n named) string { return n.name }) }
-func eventNames(p *pools) []string  { return ids(p.events, func(e eventInfo) string { return e.name }) }
+func venueNames(p *pools) []string {
+	return memo(p, "venue names", p.venues, func(n named) string { return n.name })
+}
+func teamNames(p *pools) []string {
+	return memo(p, "team names", p.teams, func(n named) string { return n.name })
+}
+func playerNames(p *pools) []string {
+	return memo(p, "player names", p.players, func(n named) string { return n.name })
+}
+func eventNames(p *pools) []string {
+	return memo(p, "event names", p.events, func(e eventInfo) string { return e.name })
+}
+
+// memo is ids(xs, get), made once per pools: a list of 200,000 requests draws from these
+// slices hundreds of thousands of times. The pools must not change after the first call.
+func memo[T any](p *pools, name string, xs []T, get func(T) string) []string {
+	if out, ok := p.derived[name]; ok {
+		return out
+	}
+	if p.derived == nil {
+		p.derived = map[string][]string{}
+	}
+	out := ids(xs, get)
+	p.derived[name] = out
+	return out
+}
 
 // writeList writes request lines, TARGET or TARGET<TAB>KEY.
 func writeList(path string, lines []line) error {
@@ -220,7 +254,7 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	d := newDiscoverer(*base, pk[0], *seed)
-	p, err := discover(ctx, d, *leagues, 2)
+	p, err := discover(ctx, d, *leagues, 2, 1)
 	if err != nil {
 		return err
 	}
@@ -230,7 +264,7 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// A wider walk: many leagues and squads, so that every endpoint has thousands of
 		// distinct arguments to draw from.
 		cd := newDiscoverer(*base, pk[0], *seed+1)
-		cp, err := discover(ctx, cd, *coldLeagues, *coldSquads)
+		cp, err := discover(ctx, cd, *coldLeagues, *coldSquads, 4)
 		if err != nil {
 			return err
 		}
