@@ -52,7 +52,7 @@
 #   PREMIUM_KEYS=48 FREE_KEYS=16   keys the lists spread requests over
 #   LIST_N=5000            requests in the mixed and search lists
 #   COLD_N=200000          distinct requests in the cold list, each sent once per run
-#   COLD_DURATION=60s      longest full-speed cold run (it ends earlier when the list does)
+#   COLD_DURATION=300s     longest full-speed cold run (it ends when the list does, normally)
 #   COLD_LEAGUES=200       leagues the cold list's ids and names are read from
 #   COLD=on|off            the cold workloads (default on)
 #   PG=on|off              the PostgreSQL workloads and import (default on)
@@ -91,7 +91,7 @@ PREMIUM_KEYS=${PREMIUM_KEYS:-48}
 FREE_KEYS=${FREE_KEYS:-16}
 LIST_N=${LIST_N:-5000}
 COLD_N=${COLD_N:-200000}
-COLD_DURATION=${COLD_DURATION:-60s}
+COLD_DURATION=${COLD_DURATION:-300s}
 COLD_LEAGUES=${COLD_LEAGUES:-200}
 COLD=${COLD:-on}
 PG=${PG:-on}
@@ -403,8 +403,9 @@ machine() {
 	echo "machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem; load average $(loadavg)" >&2
 }
 
-# estimate: the run's duration told up front, from the settings: the cold runs take at most
-# COLD_DURATION each; generating, mirroring, exporting and importing are guessed from the
+# estimate: the run's duration told up front, from the settings: a full-speed cold run takes
+# the list's length at about 1,500 requests/s (1,000 on PostgreSQL), COLD_DURATION at most;
+# generating, mirroring, exporting and importing are guessed from the
 # records of the dataset (4.3 million at full scale) at rates measured on a two-core machine.
 estimate() {
 	local d=${DURATION%s} w=${WARMUP%s} cd=${COLD_DURATION%s} runs fixed=60 records
@@ -413,13 +414,15 @@ estimate() {
 	[[ $PROFILE == on ]] && runs=$((runs + 2 * (d + w)))
 	[[ -s $DATA/$SCALE.db ]] || fixed=$((fixed + records / 20000))
 	fixed=$((fixed + 259000 / 20000)) # the SQLite import of the small dataset
+	local cold_sqlite=$((COLD_N / 1500 < cd ? COLD_N / 1500 : cd)) cold_pg=$((COLD_N / 1000 < cd ? COLD_N / 1000 : cd))
 	if [[ $COLD == on ]]; then
-		runs=$((runs + 3 * cd + RATED_RUNS * 2 * d))
+		runs=$((runs + cold_sqlite + 2 * COLD_N / 15000 + RATED_RUNS * 2 * d))
 		[[ $PROFILE == on ]] && runs=$((runs + d))
 		fixed=$((fixed + COLD_N / 1000 + 30)) # the cold list's discovery and mirroring
 	fi
 	if [[ $PG == on ]]; then
-		runs=$((runs + cd + 2 * (d + w)))
+		[[ $COLD == on ]] && runs=$((runs + cold_pg))
+		runs=$((runs + 2 * (d + w)))
 		[[ -s $DATA/$SCALE-export.records ]] || fixed=$((fixed + records / 20000))
 		fixed=$((fixed + records / 20000))
 	fi
