@@ -321,7 +321,7 @@ EOF
 # results; prints its req/s. ADDRS is one address or several, comma-separated (requests go
 # round-robin); for sportsdb the run also reads the response cache's hits from /metrics.
 drive() {
-	local workload=$1 server=$2 addrs=$3 list=$4 rate=${5:-0} line metrics=() a
+	local workload=$1 server=$2 addrs=$3 list=$4 rate=${5:-0} line metrics=() a x
 	shift $(($# < 5 ? $# : 5))
 	if [[ $server == sportsdb ]]; then
 		local urls=()

@@ -79,7 +79,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "", "server address, host:port; several, comma-separated, take requests in turn")
 	list := fs.String("list", "", "request list file")
-	conns := fs.Int("c", 32, "connections (and workers)")
+	conns := fs.Int("c", 32, "workers, each with one connection to each address")
 	dur := fs.Duration("d", 15*time.Second, "measured duration")
 	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before the measured duration")
 	rate := fs.Float64("rate", 0, "constant request rate per second (0: as fast as possible)")
