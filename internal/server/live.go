@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -49,6 +50,16 @@ func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
 			delete(l.open, k.Hash)
 		}
 	}, true
+}
+
+// ParseOpenStreams reads "premium:5,business:10", the event streams a key of each paying tier
+// may hold open at once; a tier not named keeps its live.OpenStreams default.
+func ParseOpenStreams(s string) (map[store.Tier]int, error) {
+	out, ok := parseTierCounts(s, live.OpenStreams)
+	if !ok {
+		return nil, fmt.Errorf("open streams %q: want tier:streams pairs of premium and business, like premium:5,business:10", s)
+	}
+	return out, nil
 }
 
 // liveWords are the first segments of live paths with the key in X-API-KEY.
