@@ -30,6 +30,7 @@ const (
 type Hub struct {
 	rd       Renderer
 	poll     time.Duration
+	pingGap  time.Duration // between two pings of idle streams
 	draining func() bool
 	log      *slog.Logger
 
@@ -41,6 +42,7 @@ type Hub struct {
 	head    int64   // the feed has been read up to here
 	window  []Event // in cursor order
 	changed chan struct{}
+	pinged  chan struct{} // closed and replaced at each ping: one ticker for every stream
 	stopped chan struct{} // closed when the server drains
 }
 
@@ -53,7 +55,16 @@ func NewHub(rd Renderer, draining func() bool, log *slog.Logger) *Hub {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Hub{rd: rd, poll: poll, draining: draining, log: log, changed: make(chan struct{}), stopped: make(chan struct{})}
+	return &Hub{rd: rd, poll: poll, pingGap: DefaultPing, draining: draining, log: log,
+		changed: make(chan struct{}), pinged: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// SetPing sets how often idle streams send a ping comment (DefaultPing unless set); it holds
+// from the next time streams open on an idle hub.
+func (h *Hub) SetPing(d time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.pingGap = d
 }
 
 // subscribe counts a stream in, starting the watcher for the first one.
@@ -70,6 +81,7 @@ func (h *Hub) subscribe(ctx context.Context) error {
 		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		h.cancel = cancel
 		go h.watch(wctx, h.gen)
+		go h.pings(wctx, h.pingGap)
 	}
 	h.subs++
 	return nil
@@ -86,11 +98,13 @@ func (h *Hub) unsubscribe() {
 }
 
 // view is what a stream at pos sees: the events after it, the head they lead to, the
-// channel that closes at the next publish, and whether pos is behind the window.
+// channels that close at the next publish and the next ping, and whether pos is behind the
+// window.
 type view struct {
 	events []Event
 	head   int64
 	wait   <-chan struct{}
+	ping   <-chan struct{}
 	behind bool
 }
 
@@ -98,10 +112,10 @@ func (h *Hub) after(pos int64) view {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if pos < h.base {
-		return view{head: h.head, wait: h.changed, behind: true}
+		return view{head: h.head, wait: h.changed, ping: h.pinged, behind: true}
 	}
 	i := sort.Search(len(h.window), func(i int) bool { return h.window[i].Cursor > pos })
-	return view{events: h.window[i:len(h.window):len(h.window)], head: h.head, wait: h.changed}
+	return view{events: h.window[i:len(h.window):len(h.window)], head: h.head, wait: h.changed, ping: h.pinged}
 }
 
 // publish adds events read up to next, if the watcher of gen is still the running one.
@@ -150,6 +164,23 @@ func (h *Hub) stop() {
 	case <-h.stopped:
 	default:
 		close(h.stopped)
+	}
+}
+
+// pings wakes every idle stream for a ping every gap until ctx ends.
+func (h *Hub) pings(ctx context.Context, gap time.Duration) {
+	tick := time.NewTicker(gap)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		h.mu.Lock()
+		close(h.pinged)
+		h.pinged = make(chan struct{})
+		h.mu.Unlock()
 	}
 }
 

@@ -17,14 +17,11 @@ import (
 	"sportsdb/internal/store"
 )
 
-// Open streams allowed per key, by tier (DECISIONS section 9).
-var streamLimits = live.OpenStreams
-
 // liveState is the server's side of the change feed: the hub its streams share and the
 // count of open streams per key.
 type liveState struct {
-	hub  *live.Hub
-	ping time.Duration
+	hub    *live.Hub
+	limits map[store.Tier]int // open streams per key, by tier
 
 	mu   sync.Mutex
 	open map[string]int // by key hash
@@ -32,14 +29,18 @@ type liveState struct {
 
 func newLiveState(s *Server) *liveState {
 	rd := live.Renderer{Src: s.cfg.Store, View: v2.RecordView}
-	return &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), ping: live.DefaultPing, open: map[string]int{}}
+	limits := s.cfg.OpenStreams
+	if limits == nil {
+		limits = live.OpenStreams
+	}
+	return &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, open: map[string]int{}}
 }
 
 // reserve takes one of the key's stream slots; release gives it back.
 func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.open[k.Hash] >= streamLimits[k.Tier] {
+	if l.open[k.Hash] >= l.limits[k.Tier] {
 		return nil, false
 	}
 	l.open[k.Hash]++
@@ -162,18 +163,20 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 		s.fail(w, r, respond.WithCode(http.StatusTooManyRequests, "Too many open streams for this key", nil))
 		return
 	}
-	defer release()
 	if !s.admit(w, r.WithContext(setup), k) {
+		release()
 		return
 	}
 	live.SetHeaders(w.Header())
 	if r.Method == http.MethodHead || s.Draining() {
+		release()
 		// A draining server sends only the retry delay: the client reconnects elsewhere.
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte("retry: 1000\n\n"))
 		return
 	}
-	err = s.live.hub.Serve(r.Context(), w, f, since, s.live.ping)
+	// The slot is given back when the stream ends, which may be after this handler returns.
+	err = s.live.hub.Serve(r.Context(), w, r, f, since, release)
 	switch {
 	case errors.Is(err, live.ErrNotOpened):
 		s.fail(w, r, respond.Internal(err))
@@ -211,4 +214,4 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 
 // SetStreamPing sets how often idle streams send a ping comment (live.DefaultPing unless
 // set); call it before serving.
-func (s *Server) SetStreamPing(d time.Duration) { s.live.ping = d }
+func (s *Server) SetStreamPing(d time.Duration) { s.live.hub.SetPing(d) }
