@@ -34,7 +34,7 @@ type Hub struct {
 	draining func() bool
 	log      *slog.Logger
 
-	mu      sync.Mutex
+	mu      sync.RWMutex // read by every stream a publish wakes, at once
 	subs    int
 	gen     int // of the running watcher; a stopped one publishes nothing
 	cancel  context.CancelFunc
@@ -109,8 +109,8 @@ type view struct {
 }
 
 func (h *Hub) after(pos int64) view {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	if pos < h.base {
 		return view{head: h.head, wait: h.changed, ping: h.pinged, behind: true}
 	}
@@ -149,8 +149,8 @@ func (h *Hub) restart(gen int, latest int64) {
 }
 
 func (h *Hub) cursor() int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	return h.head
 }
 
