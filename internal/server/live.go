@@ -2,10 +2,14 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +17,7 @@ import (
 	"sportsdb/internal/api/respond"
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/live"
+	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -22,9 +27,28 @@ import (
 type liveState struct {
 	hub    *live.Hub
 	limits map[store.Tier]int // open streams per key, by tier
+	// leaser, when the limiter has one (Redis), counts the streams of every replica; leases
+	// are named replica-n.
+	leaser  StreamLeaser
+	replica string
+	log     *slog.Logger
 
-	mu   sync.Mutex
-	open map[string]int // by key hash
+	mu      sync.Mutex
+	open    map[string]int                 // by key hash: the streams open here
+	leases  map[string]map[string]struct{} // by key hash: this replica's leases in Redis
+	next    uint64                         // number of the next lease
+	renewal chan struct{}                  // closed to stop the renewal of the leases; nil when none run
+	// renewing keeps a release from crossing a renewal, which would count a closed stream again.
+	renewing sync.Mutex
+}
+
+// StreamLeaser counts the open streams of each key for every replica sharing it
+// (ratelimit.Redis): a lease per stream, renewed while it is open, so that the streams of a
+// replica that stopped without closing them expire.
+type StreamLeaser interface {
+	AcquireStream(ctx context.Context, id, lease string, limit int) (bool, error)
+	RefreshStreams(ctx context.Context, held map[string][]string) error
+	ReleaseStream(ctx context.Context, id, lease string) error
 }
 
 func newLiveState(s *Server) *liveState {
@@ -33,24 +57,115 @@ func newLiveState(s *Server) *liveState {
 	if limits == nil {
 		limits = live.OpenStreams
 	}
-	return &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, open: map[string]int{}}
+	l := &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, log: s.cfg.Logger,
+		open: map[string]int{}, leases: map[string]map[string]struct{}{}}
+	if sl, ok := s.cfg.Limiter.(StreamLeaser); ok {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		l.leaser, l.replica = sl, hex.EncodeToString(b)
+	}
+	return l
 }
 
-// reserve takes one of the key's stream slots; release gives it back.
-func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
+// reserve takes one of the key's stream slots; release gives it back. With a leaser the
+// slots are shared by every replica; while it cannot answer (Redis unreachable) each replica
+// counts its own streams.
+func (l *liveState) reserve(ctx context.Context, k store.Key) (release func(), ok bool) {
+	limit := l.limits[k.Tier]
+	if l.leaser != nil {
+		l.mu.Lock()
+		l.next++
+		lease := l.replica + "-" + strconv.FormatUint(l.next, 10)
+		l.mu.Unlock()
+		ok, err := l.leaser.AcquireStream(ctx, k.Hash, lease, limit)
+		if err == nil {
+			if !ok {
+				return nil, false
+			}
+			l.mu.Lock()
+			l.count(k.Hash, 1)
+			l.hold(k.Hash, lease)
+			l.mu.Unlock()
+			return func() { l.releaseLease(k.Hash, lease) }, true
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.open[k.Hash] >= l.limits[k.Tier] {
+	if l.open[k.Hash] >= limit {
 		return nil, false
 	}
-	l.open[k.Hash]++
+	l.count(k.Hash, 1)
 	return func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		if l.open[k.Hash]--; l.open[k.Hash] <= 0 {
-			delete(l.open, k.Hash)
-		}
+		l.count(k.Hash, -1)
 	}, true
+}
+
+// count moves the streams open here for a key; l.mu is held.
+func (l *liveState) count(id string, by int) {
+	if l.open[id] += by; l.open[id] <= 0 {
+		delete(l.open, id)
+	}
+}
+
+// hold records a lease taken, starting the renewal with the first; l.mu is held.
+func (l *liveState) hold(id, lease string) {
+	if l.leases[id] == nil {
+		l.leases[id] = map[string]struct{}{}
+	}
+	l.leases[id][lease] = struct{}{}
+	if l.renewal == nil {
+		l.renewal = make(chan struct{})
+		go l.renew(l.renewal)
+	}
+}
+
+func (l *liveState) releaseLease(id, lease string) {
+	l.mu.Lock()
+	l.count(id, -1)
+	delete(l.leases[id], lease)
+	if len(l.leases[id]) == 0 {
+		delete(l.leases, id)
+	}
+	if len(l.leases) == 0 && l.renewal != nil {
+		close(l.renewal)
+		l.renewal = nil
+	}
+	l.mu.Unlock()
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
+	// Unreachable Redis: the lease expires there by itself.
+	_ = l.leaser.ReleaseStream(context.Background(), id, lease)
+}
+
+// renew refreshes the leases held every third of their lifetime until stop closes.
+func (l *liveState) renew(stop chan struct{}) {
+	tick := time.NewTicker(ratelimit.StreamLeaseTTL / 3)
+	defer tick.Stop()
+	failing := false
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		l.renewing.Lock()
+		l.mu.Lock()
+		held := make(map[string][]string, len(l.leases))
+		for id, leases := range l.leases {
+			for lease := range leases {
+				held[id] = append(held[id], lease)
+			}
+		}
+		l.mu.Unlock()
+		err := l.leaser.RefreshStreams(context.Background(), held)
+		l.renewing.Unlock()
+		if err != nil && !failing {
+			l.log.Warn("streams: renew the leases of open streams", "err", err)
+		}
+		failing = err != nil
+	}
 }
 
 // ParseOpenStreams reads "premium:5,business:10", the event streams a key of each paying tier
@@ -158,7 +273,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 		s.fail(w, r, err)
 		return
 	}
-	release, ok := s.live.reserve(k)
+	release, ok := s.live.reserve(setup, k)
 	if !ok {
 		s.fail(w, r, respond.WithCode(http.StatusTooManyRequests, "Too many open streams for this key", nil))
 		return

@@ -173,6 +173,12 @@ func newLiveEnvWith(t *testing.T, opts apitest.Options) *liveEnv {
 // serveStore builds a server on st with a new premium and business key.
 func serveStore(t *testing.T, st store.Store, limits map[store.Tier]int) (*server.Server, string, string) {
 	t.Helper()
+	return serveStoreWith(t, st, limits, ratelimit.NewMemory(clock.System{}))
+}
+
+// serveStoreWith is serveStore with requests counted by limiter.
+func serveStoreWith(t *testing.T, st store.Store, limits map[store.Tier]int, limiter server.Limiter) (*server.Server, string, string) {
+	t.Helper()
 	ctx := context.Background()
 	if err := auth.EnsurePublished(ctx, st); err != nil {
 		t.Fatal(err)
@@ -190,7 +196,7 @@ func serveStore(t *testing.T, st store.Store, limits map[store.Tier]int) (*serve
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:     auth.New(st, clock.System{}, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),
-		Limiter:  ratelimit.NewMemory(clock.System{}),
+		Limiter:  limiter,
 		CacheDir: t.TempDir(),
 	})
 	t.Cleanup(func() { srv.Close() })
