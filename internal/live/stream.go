@@ -191,8 +191,13 @@ func (s *Stream) open(ctx context.Context, pos int64) error {
 func (s *Stream) run(ctx context.Context, pos int64) error {
 	// A cursor past the hub's head may be one the store never issued: the store says.
 	check := pos > s.hub.cursor()
+	pings := int64(-1)
 	for {
 		v := s.hub.after(pos)
+		if v.stopped {
+			s.end()
+			return nil
+		}
 		if v.behind || check {
 			check = false
 			next, err := s.catchUp(ctx, pos)
@@ -208,18 +213,17 @@ func (s *Stream) run(ctx context.Context, pos int64) error {
 		for _, ev := range v.events {
 			s.send(ev)
 		}
+		if pings >= 0 && v.pings != pings {
+			s.write(": ping\n\n")
+		}
+		pings = v.pings
 		pos = max(pos, v.head)
 		if err := s.flush(); err != nil {
 			return nil
 		}
 		select {
 		case <-v.wait:
-		case <-v.ping:
-			s.write(": ping\n\n")
 		case <-ctx.Done():
-			return nil
-		case <-s.hub.Stopped():
-			s.end()
 			return nil
 		}
 	}
