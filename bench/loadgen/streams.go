@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -177,25 +178,35 @@ func runStreams(ctx context.Context, c streamsConfig, file string, stderr io.Wri
 		}
 	}
 
-	// Every stream reads in its own goroutine and reports each event's arrival.
-	type arrival struct {
-		stream int
-		at     time.Time
+	// Every stream reads in its own goroutine and notes the arrival of its k-th event in
+	// slot k of its own: no lock or channel shared by the readers while they are timed.
+	arrivals := make([][]time.Time, c.changes)
+	pending := make([]atomic.Int64, c.changes)
+	all := make([]chan struct{}, c.changes) // closed when change k reached every stream
+	for k := range c.changes {
+		arrivals[k] = make([]time.Time, c.n)
+		pending[k].Store(int64(c.n))
+		all[k] = make(chan struct{})
 	}
-	arrived := make(chan arrival, c.n)
 	var wg sync.WaitGroup
 	for i, s := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			k := 0
 			for {
 				line, err := s.r.ReadSlice('\n')
 				if err != nil {
 					return
 				}
-				if strings.HasPrefix(string(line), "event: livescore") {
-					arrived <- arrival{stream: i, at: time.Now()}
+				if !strings.HasPrefix(string(line), "event: livescore") || k >= c.changes {
+					continue
 				}
+				arrivals[k][i] = time.Now()
+				if pending[k].Add(-1) == 0 {
+					close(all[k])
+				}
+				k++
 			}
 		}()
 	}
@@ -220,39 +231,38 @@ func runStreams(ctx context.Context, c streamsConfig, file string, stderr io.Wri
 			return res, fmt.Errorf("streams: import: %w", err)
 		}
 		imports = append(imports, time.Since(t0))
-		got := make([]bool, c.n)
-		var first time.Time
-		var ats []time.Duration
-		timeout := time.After(c.timeout)
-	wait:
-		for len(ats) < c.n {
-			select {
-			case a := <-arrived:
-				if got[a.stream] {
-					continue // a second event on one stream: the importer's own changes are one
-				}
-				got[a.stream] = true
-				if first.IsZero() {
-					first = a.at
-				}
-				lat = append(lat, a.at.Sub(t0))
-				ats = append(ats, a.at.Sub(first))
-			case <-timeout:
-				break wait
-			case <-ctx.Done():
-				return res, ctx.Err()
+		timedOut := false
+		select {
+		case <-all[round]:
+		case <-time.After(c.timeout):
+			// The readers end before their slots are read.
+			timedOut = true
+			for _, s := range conns {
+				s.conn.Close()
 			}
+			wg.Wait()
+		case <-ctx.Done():
+			return res, ctx.Err()
+		}
+		ats := slices.DeleteFunc(slices.Clone(arrivals[round]), time.Time.IsZero)
+		var first time.Time
+		if len(ats) > 0 {
+			first = slices.MinFunc(ats, time.Time.Compare)
+		}
+		var since []time.Duration
+		for _, at := range ats {
+			lat = append(lat, at.Sub(t0))
+			since = append(since, at.Sub(first))
 		}
 		res.Delivered += len(ats)
 		res.Missed += c.n - len(ats)
-		slices.Sort(ats)
-		if len(ats) > 0 {
-			spread = append(spread, percentile(ats, 99))
+		slices.Sort(since)
+		if len(since) > 0 {
+			spread = append(spread, percentile(since, 99))
 		}
-		// Let stragglers of this round go before the next change.
-		time.Sleep(200 * time.Millisecond)
-		for len(arrived) > 0 {
-			<-arrived
+		if timedOut {
+			res.Missed += (c.changes - round - 1) * c.n
+			break
 		}
 	}
 	slices.Sort(lat)
