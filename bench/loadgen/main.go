@@ -9,6 +9,7 @@
 //	loadgen report RESULTS.jsonl
 //	loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
 //	loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
+//	loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
@@ -38,6 +39,7 @@ const usage = `usage:
   loadgen report RESULTS.jsonl
   loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
   loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
+  loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
 `
 
 func main() {
@@ -69,6 +71,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return waitCmd(ctx, args[1:], stdout, stderr)
 	case "rekey":
 		return rekeyCmd(args[1:], stdout, stderr)
+	case "streams":
+		return streamsCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])

@@ -74,6 +74,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies,
 		CORSOrigins: c.CORSOrigins,
 		Limits:      c.Limits,
+		OpenStreams: c.OpenStreams,
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
