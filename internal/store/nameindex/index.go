@@ -26,12 +26,11 @@ var Columns = map[*record.Kind][]string{
 }
 
 // maxHits bounds the occurrences of a needle the index collects: a needle more frequent
-// than that (a syllable) is left to the database, whose scan in the query's order stops at
-// the cap after a few rows.
+// than that (a letter, a syllable) is left to the database, whose scan in the query's
+// order stops at the cap after a few rows. Short needles that are rare enough (two
+// letters of a club's initials) are the index's: the database has no trigram for them and
+// scans the whole table.
 const maxHits = 50_000
-
-// minPattern is the shortest pattern the index looks up: a shorter one occurs too often.
-const minPattern = 3
 
 // blockShift sizes the blocks of column.blocks: 64 bytes, a few names.
 const blockShift = 6
@@ -296,8 +295,7 @@ func (ki *kindIndex) match(k *record.Kind, c store.Cond) (rowSet, bool) {
 }
 
 // pattern is what a condition looks for in a column's buffer: "" when it matches nothing,
-// false when the index does not answer it (an operator it does not hold, an empty needle,
-// a pattern too short to be selective).
+// false when the index does not answer it (an operator it does not hold, an empty needle).
 func pattern(c store.Cond) (string, bool) {
 	var pat string
 	switch {
@@ -326,7 +324,7 @@ func pattern(c store.Cond) (string, bool) {
 	default:
 		return "", false
 	}
-	if len(pat) < minPattern || !utf8.ValidString(pat) {
+	if pat == "" || !utf8.ValidString(pat) {
 		return "", false
 	}
 	return pat, true
