@@ -51,15 +51,24 @@ func BenchmarkUncachedSearch(b *testing.B) {
 		if !ok {
 			b.Fatalf("%T cannot feed a name index", s)
 		}
+		heap := func() uint64 {
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			return m.HeapAlloc
+		}
+		before := heap()
 		start, startWall := storetest.ThreadCPU(), time.Now()
 		size, err := ix.Build(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
 		cpu, wall := storetest.ThreadCPU()-start, time.Since(startWall)
+		held := heap() - before
 		defer func() {
 			// After the loop: b.Loop clears what was reported before it.
 			b.ReportMetric(float64(size)/(1<<20), "index-MB")
+			b.ReportMetric(float64(held)/(1<<20), "index-heap-MB")
 			b.ReportMetric(cpu.Seconds(), "index-build-cpu-s")
 			b.ReportMetric(wall.Seconds(), "index-build-s")
 			b.ReportMetric(float64(ix.Answered.Load()), "index-answered")
