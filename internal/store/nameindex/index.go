@@ -1,7 +1,7 @@
 package nameindex
 
 import (
-	"cmp"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,25 +63,37 @@ type column struct {
 // errUnfit: the rows hold what the index cannot separate (a NUL in a value).
 var errUnfit = errors.New("a value holds NUL")
 
-// newColumn indexes the values of the rows, in row order.
-func newColumn(vals []string) (*column, error) {
-	size := 1
-	for _, v := range vals {
-		if strings.IndexByte(v, 0) >= 0 {
-			return nil, errUnfit
-		}
-		size += len(v) + 1
+// newColumn starts an empty column.
+func newColumn() *column { return &column{} }
+
+// add appends the value of the next row.
+func (c *column) add(v string) error {
+	if strings.IndexByte(v, 0) >= 0 {
+		return errUnfit
 	}
-	if size > 1<<31-1 {
-		return nil, fmt.Errorf("names of %d bytes", size)
+	if len(c.buf)+len(v)+2 > 1<<31-1 {
+		return fmt.Errorf("names of over %d bytes", len(c.buf))
 	}
-	c := &column{buf: make([]byte, 0, size), seps: make([]int32, len(vals))}
-	for i, v := range vals {
-		c.seps[i] = int32(len(c.buf))
-		c.buf = append(c.buf, 0)
-		c.buf = append(c.buf, v...)
-	}
+	c.seps = append(c.seps, int32(len(c.buf)))
 	c.buf = append(c.buf, 0)
+	c.buf = append(c.buf, v...)
+	return nil
+}
+
+// value is row i's value.
+func (c *column) value(i int) []byte {
+	end := len(c.buf) - 1 // the last NUL
+	if i+1 < len(c.seps) {
+		end = int(c.seps[i+1])
+	}
+	return c.buf[c.seps[i]+1 : end]
+}
+
+// finish ends the buffer and builds the lookup tables, the suffix array and the ranks.
+func (c *column) finish() {
+	c.buf = append(c.buf, 0)
+	c.buf = slices.Clip(c.buf)
+	c.seps = slices.Clip(c.seps)
 	c.blocks = make([]int32, (len(c.buf)>>blockShift)+1)
 	row := int32(0)
 	for j := range c.blocks {
@@ -92,8 +104,7 @@ func newColumn(vals []string) (*column, error) {
 		c.blocks[j] = row
 	}
 	c.sa = suffixarray.New(c.buf)
-	c.rank, c.groups = denseRank(len(vals), func(a, b int) int { return strings.Compare(vals[a], vals[b]) })
-	return c, nil
+	c.rank, c.groups = denseRank(len(c.seps), func(a, b int) int { return bytes.Compare(c.value(a), c.value(b)) })
 }
 
 // denseRank ranks n rows by cmp: equal rows share a rank, ranks count from 0 without gaps.
@@ -124,26 +135,6 @@ func (c *column) rowOf(off int) int32 {
 		r++
 	}
 	return r
-}
-
-// newKind indexes the rows of a kind, given in seq order.
-func newKind(seqs []int64, ids []string, cols map[string][]string) (*kindIndex, error) {
-	ki := &kindIndex{seqs: seqs, cols: map[string]*column{}}
-	// The store's id order: by length, then as text (ids are canonical integers).
-	ki.idRank, ki.idN = denseRank(len(ids), func(a, b int) int {
-		if len(ids[a]) != len(ids[b]) {
-			return len(ids[a]) - len(ids[b])
-		}
-		return strings.Compare(ids[a], ids[b])
-	})
-	for name, vals := range cols {
-		c, err := newColumn(vals)
-		if err != nil {
-			return nil, err
-		}
-		ki.cols[name] = c
-	}
-	return ki, nil
 }
 
 // rowSet is a set of rows, one bit each.
@@ -401,38 +392,47 @@ func build(ctx context.Context, src Source) (*index, error) {
 	return nil, errors.New("name index: the data kept changing while it was read")
 }
 
+// buildKind reads one kind's rows straight into the column buffers (rows come in seq
+// order), keeping no row: the build holds little more than the index it makes.
 func buildKind(ctx context.Context, src Source, k *record.Kind, cols []string) (*kindIndex, int64, error) {
-	type row struct {
-		seq  int64
-		id   string
-		vals []string
+	ki := &kindIndex{cols: map[string]*column{}}
+	ids := newColumn() // the ids, to rank them
+	cs := make([]*column, len(cols))
+	for i, name := range cols {
+		cs[i] = newColumn()
+		ki.cols[name] = cs[i]
 	}
-	var rows []row
 	v, err := src.IndexRows(ctx, k, cols, func(seq int64, id string, vals []string) error {
-		rows = append(rows, row{seq, id, slices.Clone(vals)})
+		if n := len(ki.seqs); n > 0 && ki.seqs[n-1] >= seq {
+			return fmt.Errorf("rows out of seq order (%d after %d)", seq, ki.seqs[n-1])
+		}
+		ki.seqs = append(ki.seqs, seq)
+		if err := ids.add(id); err != nil {
+			return err
+		}
+		for i, c := range cs {
+			if err := c.add(vals[i]); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, 0, err
-	}
-	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.seq, b.seq) })
-	seqs := make([]int64, len(rows))
-	ids := make([]string, len(rows))
-	vals := map[string][]string{}
-	for i, c := range cols {
-		vs := make([]string, len(rows))
-		for j, r := range rows {
-			vs[j] = r.vals[i]
-		}
-		vals[c] = vs
-	}
-	for i, r := range rows {
-		seqs[i], ids[i] = r.seq, r.id
-	}
-	ki, err := newKind(seqs, ids, vals)
-	if err != nil {
 		return nil, 0, fmt.Errorf("name index of %s: %w", k.Name, err)
 	}
+	ki.seqs = slices.Clip(ki.seqs)
+	for _, c := range cs {
+		c.finish()
+	}
+	// The store's id order: by length, then as text (ids are canonical integers).
+	ids.buf = append(ids.buf, 0)
+	ki.idRank, ki.idN = denseRank(len(ids.seps), func(a, b int) int {
+		x, y := ids.value(a), ids.value(b)
+		if len(x) != len(y) {
+			return len(x) - len(y)
+		}
+		return bytes.Compare(x, y)
+	})
 	return ki, v, nil
 }
 

@@ -18,7 +18,7 @@ import (
 const versionSQL = `(SELECT value FROM meta WHERE name = 'data_version')`
 
 // IndexRows calls fn with the seq, id and the named index columns of every record of k, in
-// no particular order, and returns the data version the rows are of. vals is reused
+// seq order, and returns the data version the rows are of. vals is reused
 // between calls. It has no deadline of its own, like Scan.
 func (db *DB) IndexRows(ctx context.Context, k *record.Kind, cols []string, fn func(seq int64, id string, vals []string) error) (int64, error) {
 	// meta LEFT JOIN the table: one row with the version even when the table is empty.
@@ -26,7 +26,7 @@ func (db *DB) IndexRows(ctx context.Context, k *record.Kind, cols []string, fn f
 	for _, c := range cols {
 		sel = append(sel, "coalesce(t."+quote(c)+", '')")
 	}
-	query := `SELECT ` + strings.Join(sel, ", ") + ` FROM meta m LEFT JOIN ` + Table(k) + ` t ON 1 = 1 WHERE m.name = 'data_version'`
+	query := `SELECT ` + strings.Join(sel, ", ") + ` FROM meta m LEFT JOIN ` + Table(k) + ` t ON 1 = 1 WHERE m.name = 'data_version' ORDER BY t.seq`
 	rows, err := db.c.Read.Query(ctx, query)
 	if err != nil {
 		return 0, fmt.Errorf("%s: index rows of %s: %w", db.c.Name, k.Name, db.MapErr(err))
