@@ -375,6 +375,9 @@ func build(ctx context.Context, src Source) (*index, error) {
 		same := true
 		for k, cols := range Columns {
 			ki, v, err := buildKind(ctx, src, k, cols)
+			if errors.Is(err, errUnfit) {
+				continue // the database answers that kind's searches
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -268,3 +268,44 @@ func TestNoStaleAnswer(t *testing.T) {
 		})
 	}
 }
+
+// A kind whose names hold what the index cannot separate (NUL, which SQLite stores) is left
+// to the database; the other kinds are still the index's.
+func TestNulInStoredName(t *testing.T) {
+	ctx := context.Background()
+	st := backends[0].open(t)
+	s := wrapped(t, st)
+	p := record.Player.NewRecord()
+	p.Set("idPlayer", record.Str("1"))
+	p.Set("strPlayer", record.Str("Ana\x00Bell"))
+	team := record.Team.NewRecord()
+	team.Set("idTeam", record.Str("2"))
+	team.Set("strTeam", record.Str("Ana United"))
+	if err := st.Write(ctx, func(tx store.Tx) error {
+		if err := tx.Upsert(ctx, p); err != nil {
+			return err
+		}
+		return tx.Upsert(ctx, team)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []store.Query{
+		{Kind: record.Player, Where: []store.Cond{{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: "bell"}}},
+		{Kind: record.Team, Where: []store.Cond{{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: "ana"}}},
+	} {
+		got, err := s.Find(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := st.Find(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := idsOf(t, got), idsOf(t, want); !slices.Equal(g, w) {
+			t.Errorf("%s: %q, the database %q", q.Kind.Name, g, w)
+		}
+	}
+	if a, d := s.Answered.Load(), s.Delegated.Load(); a != 1 || d != 1 {
+		t.Errorf("%d answered by the index, %d by the database; want 1 and 1", a, d)
+	}
+}
