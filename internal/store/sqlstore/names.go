@@ -59,11 +59,17 @@ func (db *DB) IndexRows(ctx context.Context, k *record.Kind, cols []string, fn f
 // DocsBySeqs returns the records of k whose seqs are given, in that order (a missing seq is
 // left out), and the data version they are of: 0 when none was found.
 func (db *DB) DocsBySeqs(ctx context.Context, k *record.Kind, seqs []int64) ([]record.Record, int64, error) {
+	return db.DocsBySeqsWith(ctx, db.c.Read.Query, k, seqs)
+}
+
+// DocsBySeqsWith is DocsBySeqs running its statement with query: a backend's prepared
+// statements, say.
+func (db *DB) DocsBySeqsWith(ctx context.Context, query func(ctx context.Context, query string, args ...any) (Rows, error), k *record.Kind, seqs []int64) ([]record.Record, int64, error) {
 	if len(seqs) == 0 {
 		return nil, 0, nil
 	}
 	t := Table(k)
-	var query string
+	var stmt string
 	var arg any
 	if db.c.Dialect.Param(1) == "?" { // SQLite: the seqs as a JSON array
 		b := make([]byte, 0, len(seqs)*8)
@@ -75,14 +81,14 @@ func (db *DB) DocsBySeqs(ctx context.Context, k *record.Kind, seqs []int64) ([]r
 			b = strconv.AppendInt(b, s, 10)
 		}
 		arg = string(append(b, ']'))
-		query = `SELECT ` + t + `.doc, ` + versionSQL + ` FROM json_each(?) CROSS JOIN ` + t + ` ON ` + t + `.seq = json_each.value ORDER BY json_each.key`
+		stmt = `SELECT ` + t + `.doc, ` + versionSQL + ` FROM json_each(?) CROSS JOIN ` + t + ` ON ` + t + `.seq = json_each.value ORDER BY json_each.key`
 	} else {
 		arg = seqs
-		query = `SELECT t.doc, ` + versionSQL + ` FROM unnest($1::bigint[]) WITH ORDINALITY AS k(seq, i) JOIN ` + t + ` t ON t.seq = k.seq ORDER BY k.i`
+		stmt = `SELECT t.doc, ` + versionSQL + ` FROM unnest($1::bigint[]) WITH ORDINALITY AS k(seq, i) JOIN ` + t + ` t ON t.seq = k.seq ORDER BY k.i`
 	}
 	ctx, cancel := db.bounded(ctx)
 	defer cancel()
-	rows, err := db.c.Read.Query(ctx, query, arg)
+	rows, err := query(ctx, stmt, arg)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: docs of %s: %w", db.c.Name, k.Name, db.MapErr(err))
 	}
