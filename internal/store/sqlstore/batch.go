@@ -119,9 +119,10 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 	for _, e := range kb.Entries {
 		r := e.R
 		old, ok := stored[e.ID]
+		var prev record.Record
 		if ok && !e.Replace {
-			prev, err := record.DecodeDoc(kb.Kind, []byte(old))
-			if err != nil {
+			var err error
+			if prev, err = record.DecodeDoc(kb.Kind, []byte(old)); err != nil {
 				return nil, fmt.Errorf("%s %q: %w", kb.Kind.Name, e.ID, err)
 			}
 			r = record.Merge(prev, r)
@@ -132,6 +133,11 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 		}
 		if ok && row.Doc == old {
 			continue
+		}
+		// An upsert's stored record was read (none stored: there was none); a replace's not.
+		row.WasKnown = !e.Replace
+		if prev.Kind != nil {
+			row.Was = IndexValues(prev)
 		}
 		rows = append(rows, row)
 	}
