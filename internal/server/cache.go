@@ -70,10 +70,11 @@ type cacheEntry struct {
 	elem       *list.Element
 	gzOnce     sync.Once
 	byteLen    int // memory the entry holds
-	// reads are the kinds the answer read, and cursor the change feed's as it was computed;
-	// tracked says both are known (cachefeed.go).
+	// reads are the kinds the answer read as a whole, deps the records it read by id or by
+	// equality conditions, and cursor the change feed's as it was computed; tracked says
+	// they are known (cachefeed.go).
 	reads   kindMask
-	gets    []recordKey
+	deps    []dep
 	cursor  int64
 	tracked bool
 }
