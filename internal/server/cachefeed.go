@@ -335,14 +335,14 @@ func bitIndex(b kindMask) int {
 	return 63
 }
 
-// feedStamp brings the feed tracker up to version and gives the request the cursor its
-// answer will reflect. A feed that cannot be read leaves the request unstamped: its answer
-// is kept for its version only.
-func (c *responseCache) feedStamp(r *http.Request, version int64) *http.Request {
+// feedStamp brings the feed tracker up to version, reading within ctx, and gives the
+// request the cursor its answer will reflect. A feed that cannot be read leaves the request
+// unstamped: its answer is kept for its version only.
+func (c *responseCache) feedStamp(ctx context.Context, r *http.Request, version int64) *http.Request {
 	if c.feed == nil {
 		return r
 	}
-	cursor, err := c.feed.sync(r.Context(), version)
+	cursor, err := c.feed.sync(ctx, version)
 	if err != nil {
 		c.warnOnce.Do(func() { c.warn("cached answers are kept for one data version only", err) })
 		return r
