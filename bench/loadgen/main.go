@@ -8,6 +8,7 @@
 //	loadgen run    -addr HOST:PORT -list FILE [-c N] [-d DUR] [-rate R] [-workload W -server S]
 //	loadgen report RESULTS.jsonl
 //	loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
+//	loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] (live.go)
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
@@ -34,6 +35,7 @@ const usage = `usage:
   loadgen run    -addr HOST:PORT -list FILE [-c N] [-d DUR] [-rate R] [-workload W -server S]
   loadgen report RESULTS.jsonl
   loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
+  loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] [-sportsdb BIN]
 `
 
 func main() {
@@ -63,6 +65,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return reportCmd(args[1:], stdout)
 	case "wait":
 		return waitCmd(ctx, args[1:], stdout, stderr)
+	case "live":
+		return liveCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])

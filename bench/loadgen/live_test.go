@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The events a list looks up are found in v1 and v2 targets alike.
+func TestLookedUpEvent(t *testing.T) {
+	for target, want := range map[string]string{
+		"/api/v1/json/k/lookupevent.php?id=123":   "123",
+		"/api/v1/json/k/lookupevent.php?id=9&x=1": "9",
+		"/api/v2/json/lookup/event/77":            "77",
+		"/api/v1/json/k/lookupteam.php?id=5":      "",
+	} {
+		if got := lookedUpEvent(target); got != want {
+			t.Errorf("%s: %q, want %q", target, got, want)
+		}
+	}
+}
+
+// The live results are lines of run.sh's results format: the report reads them back, with
+// the runs, the ratio, the hit ratios and the visibility measured.
+func TestLiveResultsReadByTheReport(t *testing.T) {
+	runs := []liveRun{
+		{res: result{Workload: liveStatic, Server: "sportsdb", RPS: 1000}, hits: 90, misses: 10},
+		{res: result{Workload: liveChanging, Server: "sportsdb", RPS: 900, Errors: 1}, hits: 80, misses: 20},
+	}
+	visible := []visibility{
+		{seen: true, fromStart: 300 * time.Millisecond, fromEnd: 5 * time.Millisecond, importTook: 290 * time.Millisecond},
+		{seen: false},
+	}
+	out := filepath.Join(t.TempDir(), "live.jsonl")
+	var table strings.Builder
+	if err := writeLive(&table, out, runs, visible); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, metrics, err := readResults(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Workload != liveChanging {
+		t.Fatalf("runs %+v", got)
+	}
+	for name, want := range map[string]float64{
+		"live: throughput while importing / unchanging": 0.9,
+		"live: errors": 1,
+		"response cache hit ratio, " + liveChanging:   0.8,
+		"live: change visible, p99 from import start": 300,
+		"live: changes not visible within 5 s":        1,
+	} {
+		if v, ok := metric(metrics, name); !ok || v != want {
+			t.Errorf("%s: %v %v, want %v", name, v, ok, want)
+		}
+	}
+	for _, row := range []string{"| throughput while importing / unchanging | >= 0.80 | 0.90 | yes |", "| errors | 0 | 1 | no |", "300 ms (1 not seen) | no |"} {
+		if !strings.Contains(table.String(), row) {
+			t.Errorf("table lacks %q:\n%s", row, table.String())
+		}
+	}
+}
