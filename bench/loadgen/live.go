@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -72,14 +73,14 @@ func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fmt.Errorf("live: %w", err)
 	}
-	p := &poller{base: "http://" + *addr, key: keys[0], client: &http.Client{Timeout: 2 * time.Second}}
+	p := &poller{base: "http://" + *addr, key: keys[0], client: &http.Client{Timeout: 10 * time.Second}}
 	targets, err := p.liveTargets(ctx, lines, *scores, *events)
 	if err != nil {
 		return err
 	}
 	// Every request once first, so that no run pays for filling the cache: the first run
 	// would otherwise be slower whichever kind it is.
-	if err := p.prime(ctx, lines, *conns); err != nil {
+	if err := p.prime(ctx, lines); err != nil {
 		return err
 	}
 	ch := &changer{bin: *bin, db: *db, dir: *dir, tick: *tick, targets: targets, poll: p, events: *events}
@@ -155,9 +156,28 @@ type poller struct {
 	client    *http.Client
 }
 
-// get fetches a path (v1 with the key in it, v2 with the key in X-API-KEY) and returns the
-// records of its one record list.
+// get fetches a path, as raw does, and returns the records of its one record list.
 func (p *poller) get(ctx context.Context, path string) ([]map[string]any, error) {
+	body, err := p.raw(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, raw := range doc {
+		var recs []map[string]any
+		if json.Unmarshal(raw, &recs) == nil {
+			return recs, nil
+		}
+	}
+	return nil, nil
+}
+
+// raw fetches a path (v1 with the key in place of {key}, v2 with the key in X-API-KEY) and
+// returns the body of its 200.
+func (p *poller) raw(ctx context.Context, path string) ([]byte, error) {
 	target := p.base + path
 	if strings.HasPrefix(path, "/api/v1/") {
 		target = p.base + strings.Replace(path, "{key}", p.key, 1)
@@ -179,47 +199,25 @@ func (p *poller) get(ctx context.Context, path string) ([]map[string]any, error)
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s: HTTP %d: %.200s", path, resp.StatusCode, body)
 	}
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for _, raw := range doc {
-		var recs []map[string]any
-		if json.Unmarshal(raw, &recs) == nil {
-			return recs, nil
-		}
-	}
-	return nil, nil
+	return body, nil
 }
 
-// prime requests every line of the list once, with conns workers; an answer that is not a
-// 200 or 404 is an error.
-func (p *poller) prime(ctx context.Context, list []line, conns int) error {
+// prime requests every line of the list once, with a few workers (as `loadgen mirror` does
+// for run.sh): cold answers are slow, and a machine that is also running the imports and
+// the poller must not turn them into 503s. An answer that is not a 200 or 404 after three
+// tries is an error.
+func (p *poller) prime(ctx context.Context, list []line) error {
+	const workers = 4
 	work := make(chan line)
-	errs := make(chan error, conns)
+	errs := make(chan error, workers)
 	var wg sync.WaitGroup
-	for range conns {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ln := range work {
-				req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base+ln.target, nil)
-				if err != nil {
+				if err := p.fetchOnce(ctx, ln); err != nil {
 					errs <- err
-					return
-				}
-				if ln.key != "" {
-					req.Header.Set("X-API-KEY", ln.key)
-				}
-				resp, err := p.client.Do(req)
-				if err != nil {
-					errs <- fmt.Errorf("live: prime %s: %w", scrubKey(ln.target), err)
-					return
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
-					errs <- fmt.Errorf("live: prime %s: HTTP %d", scrubKey(ln.target), resp.StatusCode)
 					return
 				}
 			}
@@ -243,6 +241,33 @@ feed:
 		}
 	}
 	return err
+}
+
+// fetchOnce requests one line, trying again after a 503.
+func (p *poller) fetchOnce(ctx context.Context, ln line) error {
+	status := 0
+	for try := range 3 {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * time.Second)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base+ln.target, nil)
+		if err != nil {
+			return err
+		}
+		if ln.key != "" {
+			req.Header.Set("X-API-KEY", ln.key)
+		}
+		resp, err := p.client.Do(req)
+		if err != nil {
+			return fmt.Errorf("live: prime %s: %w", scrubKey(ln.target), err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if status = resp.StatusCode; status == http.StatusOK || status == http.StatusNotFound {
+			return nil
+		}
+	}
+	return fmt.Errorf("live: prime %s: HTTP %d", scrubKey(ln.target), status)
 }
 
 // cacheCounts reads the response cache's hits and misses from /metrics.
@@ -282,6 +307,7 @@ func (p *poller) cacheCounts(ctx context.Context) (hits, misses int, err error) 
 type liveTargets struct {
 	scores []string // idLiveScore
 	events []string // idEvent
+	league string   // idLeague of the first live score, whose live list the poller reads
 }
 
 func (p *poller) liveTargets(ctx context.Context, list []line, scores, events int) (liveTargets, error) {
@@ -293,12 +319,15 @@ func (p *poller) liveTargets(ctx context.Context, list []line, scores, events in
 	var liveEvents []string
 	for _, rec := range live {
 		if id := str(rec, "idLiveScore"); id != "" && len(t.scores) < scores {
+			if len(t.scores) == 0 {
+				t.league = str(rec, "idLeague")
+			}
 			t.scores = append(t.scores, id)
 		}
 		liveEvents = appendNonEmpty(liveEvents, str(rec, "idEvent"))
 	}
-	if len(t.scores) == 0 {
-		return liveTargets{}, errors.New("live: the dataset has no live scores to change")
+	if len(t.scores) == 0 || t.league == "" {
+		return liveTargets{}, errors.New("live: the dataset has no live scores of a league to change")
 	}
 	for _, ln := range list {
 		if id := lookedUpEvent(ln.target); id != "" && !slices.Contains(t.events, id) {
@@ -393,7 +422,7 @@ func (ch *changer) importOnce(ctx context.Context, polls *sync.WaitGroup) error 
 	}
 	it := &importTimes{start: time.Now(), done: make(chan struct{})}
 	polls.Add(1 + len(evts))
-	go ch.await(ctx, polls, it, "/api/v2/json/livescore/all", "idLiveScore", ch.targets.scores[0], score)
+	go ch.await(ctx, polls, it, "/api/v2/json/livescore/"+ch.targets.league, "idLiveScore", ch.targets.scores[0], score)
 	for _, id := range evts {
 		go ch.await(ctx, polls, it, "/api/v1/json/{key}/lookupevent.php?id="+id, "idEvent", id, score)
 	}
@@ -420,8 +449,8 @@ func (ch *changer) await(ctx context.Context, polls *sync.WaitGroup, it *importT
 	var v visibility
 	var at time.Time
 	for time.Since(it.start) < visibleWithin && ctx.Err() == nil {
-		recs, err := ch.poll.get(ctx, path)
-		if err == nil && shows(recs, field, id, score) {
+		body, err := ch.poll.raw(ctx, path)
+		if err == nil && shows(body, field, id, score) {
 			v.seen, at = true, time.Now()
 			break
 		}
@@ -440,13 +469,19 @@ func (ch *changer) await(ctx context.Context, polls *sync.WaitGroup, it *importT
 	ch.mu.Unlock()
 }
 
-func shows(recs []map[string]any, field, id, score string) bool {
-	for _, r := range recs {
-		if str(r, field) == id {
-			return str(r, "intHomeScore") == score
-		}
+// shows says whether the record whose field is id shows intHomeScore score in an answer,
+// read as text: the poller must cost the machine little beside the server it measures.
+// Both fields are sent in that order in every record (the kinds' field order).
+func shows(body []byte, field, id, score string) bool {
+	at := bytes.Index(body, []byte(`"`+field+`":"`+id+`"`))
+	if at < 0 {
+		return false
 	}
-	return false
+	rest := body[at+1:]
+	if next := bytes.Index(rest, []byte(`"`+field+`":`)); next >= 0 {
+		rest = rest[:next] // this record only
+	}
+	return bytes.Contains(rest, []byte(`"intHomeScore":"`+score+`"`))
 }
 
 func (ch *changer) seen() []visibility {

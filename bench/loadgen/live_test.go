@@ -67,3 +67,11 @@ func TestLiveResultsReadByTheReport(t *testing.T) {
 		}
 	}
 }
+
+// A change shows when the record named carries the new score, not another record.
+func TestShows(t *testing.T) {
+	body := []byte(`{"livescore":[{"idLiveScore":"1","intHomeScore":"7"},{"idLiveScore":"2","intHomeScore":"1001"}]}`)
+	if !shows(body, "idLiveScore", "2", "1001") || shows(body, "idLiveScore", "1", "1001") || shows(body, "idLiveScore", "3", "7") {
+		t.Error("shows does not tell the records apart")
+	}
+}
