@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -371,12 +372,13 @@ type changer struct {
 	visible []visibility
 }
 
-// visibility is when one change showed: since its import started and since it ended (the
-// commit lies between); seen false when it did not show within visibleWithin.
+// visibility is when one change showed: since its import committed (0 when it showed
+// between the commit and the import's summary line) and since the import process started;
+// seen false when it did not show within visibleWithin.
 type visibility struct {
-	fromStart, fromEnd time.Duration
-	importTook         time.Duration
-	seen               bool
+	fromCommit, fromStart time.Duration
+	importTook            time.Duration
+	seen                  bool
 }
 
 // run imports every tick until stop, waiting for the last changes' polls.
@@ -426,20 +428,44 @@ func (ch *changer) importOnce(ctx context.Context, polls *sync.WaitGroup) error 
 	for _, id := range evts {
 		go ch.await(ctx, polls, it, "/api/v1/json/{key}/lookupevent.php?id="+id, "idEvent", id, score)
 	}
-	cmd := exec.CommandContext(ctx, ch.bin, "import", "--db", ch.db, file)
-	out, err := cmd.CombinedOutput()
+	out, err := ch.runImport(ctx, file, it)
 	it.end = time.Now()
 	close(it.done)
 	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("live: sportsdb import: %w: %s", err, strings.TrimSpace(string(out)))
+		return fmt.Errorf("live: sportsdb import: %w: %s", err, strings.TrimSpace(out))
 	}
 	return nil
 }
 
-// importTimes are when one import process started and ended; end is set when done closes.
+// runImport runs `sportsdb import` on file and notes when it committed: the moment it
+// prints its summary ("imported N records ..."), which it writes as soon as its one
+// transaction has committed. It returns what the process printed.
+func (ch *changer) runImport(ctx context.Context, file string, it *importTimes) (string, error) {
+	cmd := exec.CommandContext(ctx, ch.bin, "import", "--db", ch.db, file)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	cmd.Stdout = cmd.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	sc := bufio.NewScanner(pipe)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "imported ") && it.commit.IsZero() {
+			it.commit = time.Now()
+		}
+		out.WriteString(sc.Text() + "\n")
+	}
+	return out.String(), cmd.Wait()
+}
+
+// importTimes are when one import process started, committed (zero: not seen) and ended;
+// commit and end are set when done closes.
 type importTimes struct {
-	start, end time.Time
-	done       chan struct{}
+	start, commit, end time.Time
+	done               chan struct{}
 }
 
 // await polls path until the record whose field is id shows intHomeScore score, and notes
@@ -459,7 +485,11 @@ func (ch *changer) await(ctx context.Context, polls *sync.WaitGroup, it *importT
 	<-it.done
 	v.importTook = it.end.Sub(it.start)
 	if v.seen {
-		v.fromStart, v.fromEnd = at.Sub(it.start), max(0, at.Sub(it.end))
+		commit := it.commit
+		if commit.IsZero() {
+			commit = it.start // no summary line: count from the start, the longer time
+		}
+		v.fromStart, v.fromCommit = at.Sub(it.start), max(0, at.Sub(commit))
 	}
 	if ctx.Err() != nil && !v.seen {
 		return // the run ended: not a change that failed to show

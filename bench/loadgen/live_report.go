@@ -102,15 +102,15 @@ func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibilit
 		r, h, m := hitRatioOf(set.runs)
 		metric("response cache hit ratio, "+set.name, round(r, 3), "", fmt.Sprintf("%d hits, %d misses", h, m))
 	}
-	fromStart, unseen := s.latencies(func(v visibility) time.Duration { return v.fromStart })
-	fromEnd, _ := s.latencies(func(v visibility) time.Duration { return v.fromEnd })
+	fromCommit, unseen := s.latencies(func(v visibility) time.Duration { return v.fromCommit })
+	fromStart, _ := s.latencies(func(v visibility) time.Duration { return v.fromStart })
 	took, _ := s.latencies(func(v visibility) time.Duration { return v.importTook })
-	if len(fromStart) > 0 {
+	if len(fromCommit) > 0 {
+		metric("live: change visible, p99 from commit", ms(percentile(fromCommit, 99)), "ms",
+			fmt.Sprintf("%d changes polled every 10 ms; p50 %.0f ms, max %.0f ms; commit: the import's summary line, printed once its transaction committed",
+				len(fromCommit), ms(percentile(fromCommit, 50)), ms(fromCommit[len(fromCommit)-1])))
 		metric("live: change visible, p99 from import start", ms(percentile(fromStart, 99)), "ms",
-			fmt.Sprintf("%d changes polled every 10 ms; p50 %.0f ms, max %.0f ms; the commit lies between the import process's start and end",
-				len(fromStart), ms(percentile(fromStart, 50)), ms(fromStart[len(fromStart)-1])))
-		metric("live: change visible, p99 from import end", ms(percentile(fromEnd, 99)), "ms",
-			fmt.Sprintf("p50 %.0f ms, max %.0f ms (0: shown before the process ended)", ms(percentile(fromEnd, 50)), ms(fromEnd[len(fromEnd)-1])))
+			fmt.Sprintf("p50 %.0f ms, max %.0f ms: with the import process's own start-up and work", ms(percentile(fromStart, 50)), ms(fromStart[len(fromStart)-1])))
 		metric("live: import process time, p50", ms(percentile(took, 50)), "ms", "sportsdb import of one tick's changes, start to exit")
 	}
 	metric("live: changes not visible within 5 s", unseen, "", "")
@@ -132,13 +132,13 @@ func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibilit
 	total := errorsOf(s.changing) + errorsOf(s.static)
 	fmt.Fprintf(stdout, "| throughput while importing / unchanging | >= 0.80 | %.2f | %s |\n", ratio, yes(ratio >= 0.8))
 	fmt.Fprintf(stdout, "| errors | 0 | %d | %s |\n", total, yes(total == 0))
-	if len(fromStart) > 0 {
-		p99 := ms(percentile(fromStart, 99))
-		fmt.Fprintf(stdout, "| change visible to polling clients, p99 (from import start) | <= 1000 ms | %.0f ms (%d not seen) | %s |\n",
+	if len(fromCommit) > 0 {
+		p99 := ms(percentile(fromCommit, 99))
+		fmt.Fprintf(stdout, "| change visible to polling clients, p99 from commit | <= 1000 ms | %.0f ms (%d not seen) | %s |\n",
 			p99, unseen, yes(p99 <= 1000 && unseen == 0))
-		fmt.Fprintf(stdout, "| change visible, p99 from import end (commit earlier) | - | %.0f ms | - |\n", ms(percentile(fromEnd, 99)))
+		fmt.Fprintf(stdout, "| change visible, p99 from the import process's start | - | %.0f ms | - |\n", ms(percentile(fromStart, 99)))
 	} else {
-		fmt.Fprintln(stdout, "| change visible to polling clients, p99 | <= 1000 ms | not measured | - |")
+		fmt.Fprintln(stdout, "| change visible to polling clients, p99 from commit | <= 1000 ms | not measured | - |")
 	}
 	fmt.Fprintln(stdout)
 	for _, l := range lines {
