@@ -211,7 +211,7 @@ type trackedKey struct {
 }
 
 // maxKeys bounds the ids and index values whose last change the tracker remembers.
-const maxKeys = 200_000
+const maxKeys = 100_000
 
 // note takes one change in.
 func (f *feedTracker) note(c store.Change) {
