@@ -4,6 +4,7 @@
 #
 #   bench/live.sh                # small dataset (built once, reused; shared with run.sh)
 #   SCALE=full bench/live.sh     # the full-scale dataset
+#   QUICK=1 bench/live.sh        # one short run of each kind
 #
 # What it does, in order (details in docs/PERFORMANCE.md, "Live workload"):
 #   1. builds sportsdb and the load generator (bench/loadgen); generates the dataset into
@@ -18,14 +19,23 @@
 #      runs `sportsdb import` on it, a process of its own. A poller asks for the changed live
 #      score and event URLs every 10 ms and times when each change first shows.
 #   4. prints a small table with the targets (throughput while importing at least 0.8 of
-#      unchanging, no errors, every change visible within 1 s at p99) and appends one JSON
-#      line per run and measurement to $BENCH_DATA/results/live-$SCALE-STAMP.jsonl, in the
-#      format of run.sh's results (`loadgen report` reads it); stops every process it
-#      started (also on Ctrl-C or error).
+#      unchanging, no errors, every change visible within 1 s of its commit at p99) on
+#      standard error, and the results as JSON lines on standard output (loadgen run lines,
+#      {"type":"metric",...} and {"type":"target","name","wanted","measured","met"}), which it
+#      also appends to $BENCH_DATA/results/live-$SCALE-STAMP.jsonl (`loadgen report` reads
+#      them); stops every process it started (also on Ctrl-C or error).
+#
+# bench/run.sh runs it with LIVE=on, giving BIN (built binaries), DB (the dataset), RUN (a
+# scratch folder, where the results file then goes), SCALE, DURATION, WARMUP, CONNS,
+# PORT_BASE and QUICK; the JSON lines join run.sh's results.
 #
 # Settings (environment):
+#   QUICK=1                short runs (DURATION=3s WARMUP=1s RUNS=1 LIST_N=2000, 8 premium
+#                          and 4 free keys) unless set
 #   SCALE=small|full|demo  dataset scale (default small)
 #   BENCH_DATA=DIR         datasets, binaries, lists and results (default bench/.data)
+#   BIN=DIR DB=FILE RUN=DIR   binaries (built there when missing), the dataset (default
+#                          $BENCH_DATA/$SCALE.db, generated once) and the scratch folder
 #   DURATION=15s WARMUP=2s measured time and unmeasured warm-up of each run
 #   CONNS=32               connections of every run
 #   RUNS=2                 runs of each kind (unchanging, importing), alternating
@@ -34,11 +44,16 @@
 #   PREMIUM_KEYS=48 FREE_KEYS=16   keys the list spreads requests over
 #   LIST_N=5000            requests in the mixed list
 #   LIMITS=free:200000,... sportsdb --limits for the runs (requests per key and minute)
-#   PORT_BASE=18084        sportsdb listens on PORT_BASE (run.sh uses 18080 to 18083)
+#   PORT_BASE=18086        sportsdb listens on PORT_BASE (run.sh uses 18080 to 18085)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
+QUICK=${QUICK:-0}
+if [[ $QUICK == 1 ]]; then
+	DURATION=${DURATION:-3s} WARMUP=${WARMUP:-1s} RUNS=${RUNS:-1} LIST_N=${LIST_N:-2000}
+	PREMIUM_KEYS=${PREMIUM_KEYS:-8} FREE_KEYS=${FREE_KEYS:-4}
+fi
 SCALE=${SCALE:-small}
 DATA=${BENCH_DATA:-$HERE/.data}
 DURATION=${DURATION:-15s}
@@ -51,19 +66,22 @@ EVENTS=${EVENTS:-3}
 PREMIUM_KEYS=${PREMIUM_KEYS:-48}
 FREE_KEYS=${FREE_KEYS:-16}
 LIST_N=${LIST_N:-5000}
-PORT_BASE=${PORT_BASE:-18084}
+PORT_BASE=${PORT_BASE:-18086}
 LIMITS=${LIMITS:-free:200000,premium:200000,business:200000}
 ADDR=127.0.0.1:$PORT_BASE
 
 case $SCALE in demo | small | full) ;; *) echo "live.sh: SCALE=$SCALE: want demo, small or full" >&2; exit 2 ;; esac
 case $RUNS in [1-9] | 1[0-9] | 20) ;; *) echo "live.sh: RUNS=$RUNS: want a number from 1 to 20" >&2; exit 2 ;; esac
 
-BIN=$DATA/bin
-RUN=$DATA/run/live-$SCALE
-OUT=$DATA/results
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-RESULTS=$OUT/live-$SCALE-$STAMP.jsonl
-mkdir -p "$BIN" "$RUN" "$OUT"
+BIN=${BIN:-$DATA/bin}
+if [[ -n ${RUN:-} ]]; then
+	RESULTS=$RUN/live-$STAMP.jsonl
+else
+	RUN=$DATA/run/live-$SCALE
+	RESULTS=$DATA/results/live-$SCALE-$STAMP.jsonl
+fi
+mkdir -p "$BIN" "$RUN" "$(dirname "$RESULTS")"
 : >"$RESULTS"
 
 PIDS=()
@@ -82,20 +100,29 @@ trap 'exit 130' INT TERM
 
 say() { printf '\n== %s\n' "$*" >&2; }
 
+# metric NAME VALUE UNIT [NOTE]: one measurement, on standard output and in the results file.
 metric() {
-	printf '{"type":"metric","name":"%s","value":%s,"unit":"%s","note":"%s"}\n' "$1" "$2" "$3" "${4:-}" >>"$RESULTS"
+	printf '{"type":"metric","name":"%s","value":%s,"unit":"%s","note":"%s"}\n' "$1" "$2" "$3" "${4:-}" | tee -a "$RESULTS"
 }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
+# build: the binaries, unless they are there already (run.sh built them).
 build() {
+	if [[ -x $BIN/sportsdb && -x $BIN/loadgen && -n ${DB:-} ]]; then
+		return
+	fi
 	say "building sportsdb and loadgen"
 	(cd "$ROOT" && go build -o "$BIN/sportsdb" ./cmd/sportsdb && go build -o "$BIN/loadgen" ./bench/loadgen)
 }
 
-# dataset: the database of $SCALE, generated once (as run.sh does: into a temporary file
-# first, so an interrupted generation is never reused).
+# dataset: $DB when given, else the database of $SCALE, generated once (as run.sh does: into
+# a temporary file first, so an interrupted generation is never reused).
 dataset() {
+	if [[ -n ${DB:-} ]]; then
+		echo "$DB"
+		return
+	fi
 	local db=$DATA/$SCALE.db
 	if [[ ! -s $db ]]; then
 		say "generating the $SCALE dataset into $db (once)"
@@ -113,7 +140,7 @@ keys() {
 	: >"$file"
 	chmod 600 "$file"
 	for _ in $(seq "$2"); do
-		"$BIN/sportsdb" keys add --tier "$1" --label bench-live --db "$DB" >>"$file"
+		"$BIN/sportsdb" keys add --tier "$1" --label bench-live --db "$LIVE_DB" >>"$file"
 	done
 	echo "$file"
 }
@@ -124,16 +151,16 @@ main() {
 	local src
 	src=$(dataset)
 	say "copying $src to a database the imports may change"
-	DB=$RUN/live.db
-	rm -f "$DB" "$DB-wal" "$DB-shm"
-	cp "$src" "$DB"
-	[[ -f $src-wal ]] && cp "$src-wal" "$DB-wal"
+	LIVE_DB=$RUN/live.db
+	rm -f "$LIVE_DB" "$LIVE_DB-wal" "$LIVE_DB-shm"
+	cp "$src" "$LIVE_DB"
+	if [[ -f $src-wal ]]; then cp "$src-wal" "$LIVE_DB-wal"; fi
 	local premium free
 	premium=$(keys premium "$PREMIUM_KEYS")
 	free=$(keys free "$FREE_KEYS")
 
-	say "starting sportsdb on $DB"
-	"$BIN/sportsdb" serve --db "$DB" --addr "$ADDR" --limits "$LIMITS" --log-level warn >"$RUN/sportsdb.out" 2>"$RUN/sportsdb.log" &
+	say "starting sportsdb on $LIVE_DB"
+	"$BIN/sportsdb" serve --db "$LIVE_DB" --addr "$ADDR" --limits "$LIMITS" --log-level warn >"$RUN/sportsdb.out" 2>"$RUN/sportsdb.log" &
 	PIDS+=("$!")
 	"$BIN/loadgen" wait -url "http://$ADDR/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
 
@@ -142,9 +169,9 @@ main() {
 	"$BIN/loadgen" lists -base "http://$ADDR" -premium "$premium" -free "$free" -out "$RUN/lists" -n "$LIST_N" >&2
 
 	say "live workload: $RUNS runs on unchanging data and $RUNS while importing every $TICK, alternating ($CONNS connections, $DURATION each)"
-	"$BIN/loadgen" live -addr "$ADDR" -list "$RUN/lists/mixed.txt" -db "$DB" -sportsdb "$BIN/sportsdb" \
+	"$BIN/loadgen" live -addr "$ADDR" -list "$RUN/lists/mixed.txt" -db "$LIVE_DB" -sportsdb "$BIN/sportsdb" \
 		-premium "$premium" -dir "$RUN/imports" -out "$RESULTS" -c "$CONNS" -d "$DURATION" -warmup "$WARMUP" \
-		-runs "$RUNS" -tick "$TICK" -scores "$SCORES" -events "$EVENTS" | grep -v '^{'
+		-runs "$RUNS" -tick "$TICK" -scores "$SCORES" -events "$EVENTS"
 	metric "live: load average at end" "\"$(loadavg)\"" "" "1, 5 and 15 minutes"
 	echo "results: $RESULTS" >&2
 }

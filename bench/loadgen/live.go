@@ -43,7 +43,7 @@ func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	bin := fs.String("sportsdb", "sportsdb", "the sportsdb binary that imports")
 	premium := fs.String("premium", "", "file of premium keys, one per line (the first polls)")
 	dir := fs.String("dir", "", "folder for the import files")
-	out := fs.String("out", "", "results file to append the JSON lines to (also printed)")
+	out := fs.String("out", "", "results file to append the JSON lines to (they are printed on standard output too)")
 	conns := fs.Int("c", 32, "connections (and workers)")
 	dur := fs.Duration("d", 15*time.Second, "measured duration of each run")
 	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before each run")
@@ -97,7 +97,7 @@ func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			results = append(results, r)
 		}
 	}
-	return writeLive(stdout, *out, results, ch.seen())
+	return writeLive(stderr, stdout, *out, results, ch.seen())
 }
 
 // liveRun is one run of the live workload and the response cache's counts over it.

@@ -63,9 +63,10 @@ func (s liveSummary) latencies(from func(visibility) time.Duration) ([]time.Dura
 	return out, unseen
 }
 
-// writeLive prints the table and appends the JSON lines (runs, then measurements, in the
-// format of bench/run.sh's results) to out and stdout.
-func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibility) error {
+// writeLive prints the table of the runs and targets to table, and the JSON lines (runs,
+// measurements and targets, in the format of bench/run.sh's results) to lines and, when out
+// is set, appends them to that file.
+func writeLive(table, jsonLines io.Writer, out string, runs []liveRun, visible []visibility) error {
 	s := liveSummary{visible: visible}
 	for _, r := range runs {
 		if r.res.Workload == liveChanging {
@@ -75,16 +76,19 @@ func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibilit
 		}
 	}
 	var lines []string
+	add := func(e entry) {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // ">= 0.80" as written
+		_ = enc.Encode(e)        // strings, numbers and raw JSON made here
+		lines = append(lines, strings.TrimSuffix(b.String(), "\n"))
+	}
 	for _, r := range runs {
-		b, err := json.Marshal(map[string]any{"type": "run", "run": r.res})
-		if err != nil {
-			return fmt.Errorf("live: %w", err)
-		}
-		lines = append(lines, string(b))
+		res := r.res
+		add(entry{Type: "run", Run: &res})
 	}
 	metric := func(name string, value any, unit, note string) {
-		b, _ := json.Marshal(entry{Type: "metric", Name: name, Value: mustJSON(value), Unit: unit, Note: note})
-		lines = append(lines, string(b))
+		add(entry{Type: "metric", Name: name, Value: mustJSON(value), Unit: unit, Note: note})
 	}
 	staticRPS, changingRPS := s.meanRPS(s.static), s.meanRPS(s.changing)
 	ratio := 0.0
@@ -93,8 +97,8 @@ func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibilit
 	}
 	metric("live: throughput while importing / unchanging", round(ratio, 3), "",
 		fmt.Sprintf("mean of %d runs each: %.0f and %.0f req/s", len(s.changing), changingRPS, staticRPS))
-	metric("live: errors", errorsOf(s.changing)+errorsOf(s.static), "",
-		fmt.Sprintf("%d while importing, %d on unchanging data", errorsOf(s.changing), errorsOf(s.static)))
+	total := errorsOf(s.changing) + errorsOf(s.static)
+	metric("live: errors", total, "", fmt.Sprintf("%d while importing, %d on unchanging data", errorsOf(s.changing), errorsOf(s.static)))
 	for _, set := range []struct {
 		name string
 		runs []liveRun
@@ -115,34 +119,41 @@ func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibilit
 	}
 	metric("live: changes not visible within 5 s", unseen, "", "")
 
-	fmt.Fprintln(stdout, "| run | req/s | p50 ms | p99 ms | errors | cache hit ratio |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|")
-	for _, r := range runs {
-		fmt.Fprintf(stdout, "| %s | %.0f | %.2f | %.2f | %d | %.3f |\n", r.res.Workload, r.res.RPS, r.res.P50, r.res.P99, r.res.Errors, r.hitRatio())
-	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "| target | wanted | measured | met |")
-	fmt.Fprintln(stdout, "|---|---|---|---|")
 	yes := func(ok bool) string {
 		if ok {
 			return "yes"
 		}
 		return "no"
 	}
-	total := errorsOf(s.changing) + errorsOf(s.static)
-	fmt.Fprintf(stdout, "| throughput while importing / unchanging | >= 0.80 | %.2f | %s |\n", ratio, yes(ratio >= 0.8))
-	fmt.Fprintf(stdout, "| errors | 0 | %d | %s |\n", total, yes(total == 0))
+	targets := []entry{
+		{Name: "live: throughput while importing / unchanging", Wanted: ">= 0.80", Measured: fmt.Sprintf("%.2f", ratio), Met: yes(ratio >= 0.8)},
+		{Name: "live: errors", Wanted: "0", Measured: fmt.Sprint(total), Met: yes(total == 0)},
+		{Name: "live: change visible to polling clients, p99 from commit", Wanted: "<= 1000 ms", Measured: "not measured", Met: "-"},
+	}
 	if len(fromCommit) > 0 {
 		p99 := ms(percentile(fromCommit, 99))
-		fmt.Fprintf(stdout, "| change visible to polling clients, p99 from commit | <= 1000 ms | %.0f ms (%d not seen) | %s |\n",
-			p99, unseen, yes(p99 <= 1000 && unseen == 0))
-		fmt.Fprintf(stdout, "| change visible, p99 from the import process's start | - | %.0f ms | - |\n", ms(percentile(fromStart, 99)))
-	} else {
-		fmt.Fprintln(stdout, "| change visible to polling clients, p99 from commit | <= 1000 ms | not measured | - |")
+		targets[2].Measured = fmt.Sprintf("%.0f ms (%d not seen; %.0f ms from the import process's start)", p99, unseen, ms(percentile(fromStart, 99)))
+		targets[2].Met = yes(p99 <= 1000 && unseen == 0)
 	}
-	fmt.Fprintln(stdout)
-	for _, l := range lines {
-		fmt.Fprintln(stdout, l)
+	for _, t := range targets {
+		t.Type = "target"
+		add(t)
+	}
+
+	fmt.Fprintln(table, "| run | req/s | p50 ms | p99 ms | errors | cache hit ratio |")
+	fmt.Fprintln(table, "|---|---:|---:|---:|---:|---:|")
+	for _, r := range runs {
+		fmt.Fprintf(table, "| %s | %.0f | %.2f | %.2f | %d | %.3f |\n", r.res.Workload, r.res.RPS, r.res.P50, r.res.P99, r.res.Errors, r.hitRatio())
+	}
+	fmt.Fprintln(table)
+	fmt.Fprintln(table, "| target | wanted | measured | met |")
+	fmt.Fprintln(table, "|---|---|---|---|")
+	for _, t := range targets {
+		fmt.Fprintf(table, "| %s | %s | %s | %s |\n", t.Name, t.Wanted, t.Measured, t.Met)
+	}
+	text := strings.Join(lines, "\n") + "\n"
+	if _, err := io.WriteString(jsonLines, text); err != nil {
+		return fmt.Errorf("live: %w", err)
 	}
 	if out == "" {
 		return nil
@@ -151,8 +162,8 @@ func writeLive(stdout io.Writer, out string, runs []liveRun, visible []visibilit
 	if err != nil {
 		return fmt.Errorf("live: %w", err)
 	}
-	defer f.Close()
-	if _, err := f.WriteString(strings.Join(lines, "\n") + "\n"); err != nil {
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
 		return fmt.Errorf("live: %w", err)
 	}
 	return f.Close()

@@ -34,8 +34,8 @@ func TestLiveResultsReadByTheReport(t *testing.T) {
 		{seen: false},
 	}
 	out := filepath.Join(t.TempDir(), "live.jsonl")
-	var table strings.Builder
-	if err := writeLive(&table, out, runs, visible); err != nil {
+	var table, printed strings.Builder
+	if err := writeLive(&table, &printed, out, runs, visible); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(out)
@@ -61,7 +61,21 @@ func TestLiveResultsReadByTheReport(t *testing.T) {
 			t.Errorf("%s: %v %v, want %v", name, v, ok, want)
 		}
 	}
-	for _, row := range []string{"| throughput while importing / unchanging | >= 0.80 | 0.90 | yes |", "| errors | 0 | 1 | no |", "5 ms (1 not seen) | no |"} {
+	written, _ := os.ReadFile(out)
+	if string(written) != printed.String() {
+		t.Errorf("the file holds other lines than those printed:\n%s\n%s", written, printed.String())
+	}
+	met := map[string]string{}
+	for _, m := range metrics {
+		if m.Type == "target" {
+			met[m.Name] = m.Met
+		}
+	}
+	if met["live: throughput while importing / unchanging"] != "yes" || met["live: errors"] != "no" ||
+		met["live: change visible to polling clients, p99 from commit"] != "no" {
+		t.Errorf("targets met: %v", met)
+	}
+	for _, row := range []string{"| live: throughput while importing / unchanging | >= 0.80 | 0.90 | yes |", "| live: errors | 0 | 1 | no |", "5 ms (1 not seen; 300 ms from the import process's start) | no |"} {
 		if !strings.Contains(table.String(), row) {
 			t.Errorf("table lacks %q:\n%s", row, table.String())
 		}
