@@ -135,10 +135,7 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 			continue
 		}
 		// An upsert's stored record was read (none stored: there was none); a replace's not.
-		row.WasKnown = !e.Replace
-		if prev.Kind != nil {
-			row.Was = IndexValues(prev)
-		}
+		row.Was, row.WasKnown = prev, !e.Replace
 		rows = append(rows, row)
 	}
 	return rows, nil

@@ -78,9 +78,13 @@ func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
 	}
 }
 
-// Wrote notes rows written: Batch.Rows returns only records that are new or changed.
+// Wrote notes rows written: Batch.Rows returns only records that are new or changed. It
+// takes the rows' earlier records (Row.Was), leaving them empty, so that the rows on their
+// way to the database do not keep them alive.
 func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
-	for _, row := range rows {
+	for i := range rows {
+		row := rows[i]
+		rows[i].Was = record.Record{}
 		key := changeKey{k, row.ID}
 		if h, ok := c.deleted[key]; ok {
 			delete(c.deleted, key)
@@ -105,13 +109,17 @@ func (c *ChangeSet) noteKeys(key changeKey, row Row) {
 		ks.unknown, ks.vals = true, nil
 		return
 	}
+	var was []string
+	if row.Was.Kind != nil {
+		was = IndexValues(row.Was)
+	}
 	for i, ix := range key.kind.Indexed {
 		if ix.Norm == record.List {
 			continue
 		}
 		ks.add(ix.Column(), row.Index[i])
-		if row.Was != nil {
-			ks.add(ix.Column(), row.Was[i])
+		if was != nil {
+			ks.add(ix.Column(), was[i])
 		}
 	}
 }

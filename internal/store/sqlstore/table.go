@@ -26,9 +26,10 @@ type Row struct {
 	ID    string
 	Doc   string
 	Index []string
-	// Was holds the index values of the stored record the row changes (nil: there was none),
-	// when WasKnown; a replace does not read the stored record, and leaves it unknown.
-	Was      []string
+	// Was is the stored record the row changes (no Kind: there was none), when WasKnown; a
+	// replace does not read the stored record, and leaves it unknown. The change feed takes
+	// its index values (ChangeSet.Wrote), only while it keeps them.
+	Was      record.Record
 	WasKnown bool
 }
 
