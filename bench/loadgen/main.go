@@ -10,6 +10,7 @@
 //	loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
 //	loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
 //	loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
+//	loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] (live.go)
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
@@ -40,6 +41,7 @@ const usage = `usage:
   loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
   loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
   loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
+  loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] [-sportsdb BIN]
 `
 
 func main() {
@@ -73,6 +75,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return rekeyCmd(args[1:], stdout, stderr)
 	case "streams":
 		return streamsCmd(ctx, args[1:], stdout, stderr)
+	case "live":
+		return liveCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])

@@ -154,6 +154,9 @@ func New(cfg Config) *Server {
 	}
 	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
 	s.cache.feed = &feedTracker{src: cfg.Store}
+	if cfg.Upstream != nil {
+		s.cache.wait = s.waitForUpstream
+	}
 	if cfg.Clock != nil {
 		s.cache.now = cfg.Clock.Now
 	}
@@ -259,8 +262,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if !s.admit(w, r, k) {
 		return
 	}
-	r, stop := s.waitForUpstream(r)
-	defer stop()
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, r, t, k.Tier)
 	})

@@ -60,9 +60,9 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 		if err != nil {
 			return fmt.Errorf("record changes: %w", err)
 		}
-		args := make([]any, 0, 4*n)
+		args := make([]any, 0, 5*n)
 		for _, c := range list[:n] {
-			args = append(args, c.Kind.Name, c.ID, c.Op, at)
+			args = append(args, c.Kind.Name, c.ID, c.Op, at, nullIfEmpty(c.Keys))
 		}
 		if _, err := st.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("record changes: %w", mapErr(err))
@@ -87,6 +87,14 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 }
 
 func changesInsertSQL(n int) string {
-	return `INSERT INTO changes (kind, id, op, time) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?), `, n), ", ")
+	return `INSERT INTO changes (kind, id, op, time, keys) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?), `, n), ", ")
+}
+
+// nullIfEmpty is the keys column of a change: NULL when it is not bounded.
+func nullIfEmpty(keys string) any {
+	if keys == "" {
+		return nil
+	}
+	return keys
 }
