@@ -3,17 +3,20 @@
 #
 #   bench/run.sh                 # full-scale dataset (built once, reused)
 #   SCALE=small bench/run.sh     # a quicker run on the small dataset
+#   QUICK=1 bench/run.sh         # small dataset, short runs: a check that finishes in minutes
 #
 # What it does, in order (details in docs/PERFORMANCE.md):
 #   1. installs nginx from Debian if it is missing (apt-get update first); builds sportsdb, the
 #      load generator (bench/loadgen); profiles come from `sportsdb serve --pprof ADDR`;
-#      generates the dataset into $BENCH_DATA/$SCALE.db once and reuses it on later runs.
+#      generates the dataset into $BENCH_DATA/$SCALE.db once and reuses it on later runs;
+#      prints the machine and an estimate of the whole run's duration.
 #   2. measures the time to the first answer of `sportsdb serve` on a fresh demo database
 #      (serve creates it) and on an existing one; starts sportsdb on the dataset with raised
 #      per-minute limits and creates PREMIUM_KEYS premium and FREE_KEYS free keys.
-#   3. builds three request lists from the dataset through the API (no ids are hard-coded):
+#   3. builds four request lists from the dataset through the API (no ids are hard-coded):
 #      hot (a few lookups, repeated), mixed (every v1 and v2 endpoint, random ids and names,
-#      many keys), search (name searches alone).
+#      many keys), search (name searches alone), cold (COLD_N distinct requests over every
+#      endpoint, from a wider walk of the dataset).
 #   4. fetches every request once and stores each answer under an nginx root, then starts
 #      nginx (its own config, prefix, pid and logs, loopback port, current user).
 #   5. drives each workload against sportsdb and nginx with the same connections and
@@ -22,12 +25,25 @@
 #      by nginx at the same rate; the targets take the median run, since one 15-second
 #      window on a shared machine can be disturbed; reads sportsdb's peak RSS (VmHWM);
 #      takes CPU profiles of the same, warm server under one more mixed and search run
-#      (PROFILE=off skips them); times `sportsdb import` of an export of the small dataset
-#      into a new SQLite file.
-#   6. prints the table and the targets, writes them to $BENCH_DATA/results/, stops every
-#      process it started (also on Ctrl-C or error).
+#      (PROFILE=off skips them). Every sportsdb run records its response cache's hit ratio.
+#   6. cold: each request of the cold list sent once, no warm-up, to a sportsdb restarted with
+#      an empty response cache (memory and disk) before every cold run; nginx serves the same
+#      answers after one unmeasured pass has warmed its page cache; then RATED_RUNS runs at
+#      half of sportsdb's cold peak, each on a restarted server, beside nginx at that rate;
+#      a CPU profile of one more cold run. Times `sportsdb import` of an export of the small
+#      dataset into a new SQLite file.
+#   7. PostgreSQL (PG=on): imports an export of the dataset into a fresh schema (timed), starts
+#      one replica on it with Redis limits and an empty cache, sends it the cold list once
+#      (cold-pg), drives mixed against it (mixed-pg), then starts a second replica on the same
+#      PostgreSQL and Redis and drives mixed round-robin over both (mixed-pg-2).
+#   8. live (LIVE=on): runs bench/live.sh if it exists; the JSON lines it prints join the results.
+#   9. prints the table and the targets, writes them to $BENCH_DATA/results/, stops every
+#      process it started (also on Ctrl-C or error). Exits non-zero on a broken run (errors,
+#      a server that died), never on a missed target.
 #
 # Settings (environment):
+#   QUICK=1                small dataset and short runs (DURATION=3s WARMUP=1s COLD_N=20000
+#                          COLD_DURATION=20s RATED_RUNS=1 LIST_N=2000 PROFILE=off) unless set
 #   SCALE=full|small|demo  dataset scale (default full)
 #   BENCH_DATA=DIR         where datasets, binaries, lists and results go (default bench/.data)
 #   DURATION=15s WARMUP=2s measured time and unmeasured warm-up of each run
@@ -35,16 +51,36 @@
 #   RATED_RUNS=3           runs of each workload at half of peak rate, on each server
 #   PREMIUM_KEYS=48 FREE_KEYS=16   keys the lists spread requests over
 #   LIST_N=5000            requests in the mixed and search lists
+#   COLD_N=200000          distinct requests in the cold list, each sent once per run
+#   COLD_DURATION=300s     longest full-speed cold run (it ends when the list does, normally)
+#   COLD_LEAGUES=200       leagues the cold list's ids and names are read from
+#   COLD=on|off            the cold workloads (default on)
+#   PG=on|off              the PostgreSQL workloads and import (default on)
+#   BENCH_POSTGRES=URL     PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test?sslmode=disable);
+#                          the script creates, and at the end drops, schema sportsdb_bench_$SCALE
+#   BENCH_REDIS=URL        Redis of the PostgreSQL replicas (default redis://127.0.0.1:6379/0)
+#   LIVE=on|off            run bench/live.sh, if present (default off)
 #   ACCESS_LOG=on|off      access logs on both servers (sportsdb at info level to a file,
 #                          nginx access_log to a file), or off on both (default on)
-#   PROFILE=on|off         CPU profiles of the server under the mixed and search workloads
-#                          (default on)
+#   PROFILE=on|off         CPU profiles of the server under the mixed, search and cold
+#                          workloads (default on)
 #   LIMITS=free:200000,... sportsdb --limits for the runs (requests per key and minute)
-#   PORT_BASE=18080        sportsdb, nginx, the demo server and profiling use PORT_BASE..+3
+#   PORT_BASE=18080        sportsdb, nginx, the demo server, profiling and the two PostgreSQL
+#                          replicas use PORT_BASE..+5; bench/live.sh gets PORT_BASE+6..+9
+#
+# bench/live.sh is run with BIN (binaries), DB (the dataset), RUN (a scratch folder), SCALE,
+# DURATION, WARMUP, CONNS, PORT_BASE (its first port) and QUICK in its environment; it prints
+# results as JSON lines (loadgen run lines, {"type":"metric",...} and {"type":"target","name",
+# "wanted","measured","met"}) on standard output.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
+QUICK=${QUICK:-0}
+if [[ $QUICK == 1 ]]; then
+	SCALE=${SCALE:-small} DURATION=${DURATION:-3s} WARMUP=${WARMUP:-1s} COLD_N=${COLD_N:-20000}
+	COLD_DURATION=${COLD_DURATION:-20s} RATED_RUNS=${RATED_RUNS:-1} LIST_N=${LIST_N:-2000} PROFILE=${PROFILE:-off}
+fi
 SCALE=${SCALE:-full}
 DATA=${BENCH_DATA:-$HERE/.data}
 DURATION=${DURATION:-15s}
@@ -54,6 +90,14 @@ RATED_RUNS=${RATED_RUNS:-3}
 PREMIUM_KEYS=${PREMIUM_KEYS:-48}
 FREE_KEYS=${FREE_KEYS:-16}
 LIST_N=${LIST_N:-5000}
+COLD_N=${COLD_N:-200000}
+COLD_DURATION=${COLD_DURATION:-300s}
+COLD_LEAGUES=${COLD_LEAGUES:-200}
+COLD=${COLD:-on}
+PG=${PG:-on}
+BENCH_POSTGRES=${BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
+BENCH_REDIS=${BENCH_REDIS:-redis://127.0.0.1:6379/0}
+LIVE=${LIVE:-off}
 ACCESS_LOG=${ACCESS_LOG:-on}
 PROFILE=${PROFILE:-on}
 PORT_BASE=${PORT_BASE:-18080}
@@ -61,14 +105,23 @@ SPORTSDB_ADDR=127.0.0.1:$PORT_BASE
 NGINX_ADDR=127.0.0.1:$((PORT_BASE + 1))
 DEMO_ADDR=127.0.0.1:$((PORT_BASE + 2))
 PPROF_ADDR=127.0.0.1:$((PORT_BASE + 3))
+PG1_ADDR=127.0.0.1:$((PORT_BASE + 4))
+PG2_ADDR=127.0.0.1:$((PORT_BASE + 5))
+PG_SCHEMA=sportsdb_bench_$SCALE
 # Per key and minute: well above what one key gets in the busiest minute of a run (at 33,000
 # requests/s, about 36,000 for a premium key), so no run is limited. The in-memory limiter's
 # memory follows the requests in the window, not the limit.
 LIMITS=${LIMITS:-free:200000,premium:200000,business:200000}
 
 case $SCALE in demo | small | full) ;; *) echo "run.sh: SCALE=$SCALE: want demo, small or full" >&2; exit 2 ;; esac
-case $ACCESS_LOG in on | off) ;; *) echo "run.sh: ACCESS_LOG=$ACCESS_LOG: want on or off" >&2; exit 2 ;; esac
+for setting in ACCESS_LOG PROFILE COLD PG LIVE; do
+	case ${!setting} in on | off) ;; *) echo "run.sh: $setting=${!setting}: want on or off" >&2; exit 2 ;; esac
+done
 case $RATED_RUNS in [1-9] | [1-9][0-9]) ;; *) echo "run.sh: RATED_RUNS=$RATED_RUNS: want a number from 1 to 99" >&2; exit 2 ;; esac
+case $COLD_N in [1-9][0-9][0-9]*) ;; *) echo "run.sh: COLD_N=$COLD_N: want a number of at least 100" >&2; exit 2 ;; esac
+for setting in DURATION WARMUP COLD_DURATION; do
+	[[ ${!setting} =~ ^[0-9]+s$ ]] || { echo "run.sh: $setting=${!setting}: want whole seconds, like 15s" >&2; exit 2; }
+done
 
 BIN=$DATA/bin
 RUN=$DATA/run/$SCALE
@@ -88,6 +141,7 @@ cleanup() {
 		wait "$pid" 2>/dev/null || true
 	done
 	PIDS=()
+	drop_schema
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -168,14 +222,42 @@ first_answer() {
 	done
 }
 
-start_sportsdb() {
-	local db=$1 level=warn
+# start_server NAME DB ADDR [FLAG...]: sportsdb serve on DB at ADDR with an empty response
+# cache (its disk part in $RUN/cache-NAME, emptied first), logging to $RUN/NAME.log; waits
+# until it answers and sets SERVER_PID.
+start_server() {
+	local name=$1 db=$2 addr=$3 level=warn
+	shift 3
 	[[ $ACCESS_LOG == on ]] && level=info
-	"$BIN/sportsdb" serve --db "$db" --addr "$SPORTSDB_ADDR" --limits "$LIMITS" --log-level "$level" \
-		--pprof "$PPROF_ADDR" >"$RUN/sportsdb.out" 2>"$RUN/sportsdb.log" &
-	SPORTSDB_PID=$!
-	PIDS+=("$SPORTSDB_PID")
-	"$BIN/loadgen" wait -url "http://$SPORTSDB_ADDR/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
+	rm -rf "$RUN/cache-$name" && mkdir -p "$RUN/cache-$name"
+	# Logs of every start of a server, one after another, so a restart keeps what came before.
+	echo "== start $(date -u +%H:%M:%S)" >>"$RUN/$name.log"
+	"$BIN/sportsdb" serve --db "$db" --addr "$addr" --limits "$LIMITS" --log-level "$level" \
+		--cache-dir "$RUN/cache-$name" "$@" >>"$RUN/$name.out" 2>>"$RUN/$name.log" &
+	SERVER_PID=$!
+	PIDS+=("$SERVER_PID")
+	"$BIN/loadgen" wait -url "http://$addr/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
+}
+
+start_sportsdb() {
+	start_server sportsdb "$1" "$SPORTSDB_ADDR" --pprof "$PPROF_ADDR"
+	SPORTSDB_PID=$SERVER_PID
+}
+
+# restart_sportsdb: the SQLite server again, with an empty response cache. The system's
+# page cache keeps the database file warm, as it does nginx's files.
+restart_sportsdb() {
+	alive "$SPORTSDB_PID" sportsdb
+	stop "$SPORTSDB_PID"
+	start_sportsdb "$DB"
+}
+
+# alive PID NAME: a server that died during the runs makes the run broken.
+alive() {
+	if ! kill -0 "$1" 2>/dev/null; then
+		echo "run.sh: $2 (pid $1) is no longer running; its log: $RUN/$2.log" >&2
+		BROKEN=1
+	fi
 }
 
 # keys TIER COUNT: COUNT keys of TIER, created with `sportsdb keys add` once per dataset.
@@ -235,30 +317,31 @@ EOF
 	"$BIN/loadgen" wait -url "http://$NGINX_ADDR/$(head -1 "$RUN/lists/hot.nginx.txt" | sed 's|^/||')" -since "$(date +%s%N)" -timeout 30s >/dev/null
 }
 
-cache_counts() {
-	curl -s "http://$SPORTSDB_ADDR/metrics" | awk '/^sportsdb_response_cache_total\{result="hit"\}/{h=$2} /^sportsdb_response_cache_total\{result="miss"\}/{m=$2} /^sportsdb_response_cache_total\{result="refresh"\}/{f=$2} END{printf "%d %d %d\n", h, m, f}'
-}
-
-# drive WORKLOAD SERVER ADDR LIST [RATE]: one run, appended to the results; prints its req/s.
+# drive WORKLOAD SERVER ADDRS LIST [RATE [LOADGEN FLAG...]]: one run, appended to the
+# results; prints its req/s. ADDRS is one address or several, comma-separated (requests go
+# round-robin); for sportsdb the run also reads the response cache's hits from /metrics.
 drive() {
-	local workload=$1 server=$2 addr=$3 list=$4 rate=${5:-0} before after line
-	[[ $server == sportsdb ]] && before=$(cache_counts)
-	line=$("$BIN/loadgen" run -addr "$addr" -list "$list" -c "$CONNS" -d "$DURATION" -warmup "$WARMUP" \
-		-rate "$rate" -workload "$workload" -server "$server")
-	echo "$line" >>"$RESULTS"
+	local workload=$1 server=$2 addrs=$3 list=$4 rate=${5:-0} line metrics=() a x
+	shift $(($# < 5 ? $# : 5))
 	if [[ $server == sportsdb ]]; then
-		after=$(cache_counts)
-		read -r h0 m0 f0 <<<"$before"
-		read -r h1 m1 f1 <<<"$after"
-		local hits=$((h1 - h0)) misses=$((m1 - m0)) refreshes=$((f1 - f0)) label=$workload
-		[[ $rate != 0 ]] && label="$workload @ $rate/s"
-		metric "response cache hit ratio, $label" "$(awk -v h=$hits -v m=$misses 'BEGIN{printf "%.3f", (h+m)?h/(h+m):0}')" "" "$hits hits, $misses misses, $refreshes background refreshes"
+		local urls=()
+		IFS=, read -ra a <<<"$addrs"
+		for x in "${a[@]}"; do urls+=("http://$x/metrics"); done
+		metrics=(-metrics "$(IFS=,; echo "${urls[*]}")")
 	fi
-	local rps
+	line=$("$BIN/loadgen" run -addr "$addrs" -list "$list" -c "$CONNS" -d "$DURATION" -warmup "$WARMUP" \
+		-rate "$rate" -workload "$workload" -server "$server" "${metrics[@]}" "$@")
+	echo "$line" >>"$RESULTS"
+	local rps hits
 	rps=$(grep -o '"rps":[0-9.]*' <<<"$line" | cut -d: -f2)
-	echo "$workload on $server${5:+ at $rate/s}: $rps req/s, load average $(loadavg)" >&2
+	hits=$(grep -o '"hit_ratio":[0-9.]*' <<<"$line" | cut -d: -f2 || true)
+	local at=""
+	[[ $rate != 0 ]] && at=" at $rate/s"
+	echo "$workload on $server$at: $rps req/s${hits:+, cache hit ratio $hits}, load average $(loadavg)" >&2
 	echo "$rps"
 }
+
+half() { awk -v r="$1" 'BEGIN{printf "%d", r/2}'; }
 
 import_speed() {
 	say "import speed: export of the small dataset into a new SQLite file"
@@ -276,18 +359,19 @@ import_speed() {
 	metric "import speed" "$(awk -v n="$records" -v s="$secs" 'BEGIN{printf "%.0f", n/s}')" "records/s" "$records records in $secs s, wall clock of the whole command"
 }
 
-# profile WORKLOAD: a CPU profile of the measured sportsdb, its cache as the runs left it,
-# under one more full-rate run of a workload; the profile and its top functions go to the
-# results folder.
+# profile WORKLOAD [LOADGEN FLAG...]: a CPU profile of the measured sportsdb, its cache as
+# the runs left it, under one more full-rate run of a workload; the profile and its top
+# functions go to the results folder.
 profile() {
 	local workload=$1 lg_pid prefix=$OUT/$SCALE-$STAMP.$1
+	shift
 	say "CPU profile under the $workload workload"
 	local secs=${DURATION%s}
 	"$BIN/loadgen" run -addr "$SPORTSDB_ADDR" -list "$RUN/lists/$workload.txt" -c "$CONNS" -d "${secs}s" -warmup "$WARMUP" \
-		-workload "$workload" -server sportsdb-pprof >/dev/null &
+		-workload "$workload" -server sportsdb-pprof "$@" >/dev/null &
 	lg_pid=$!
 	PIDS+=("$lg_pid")
-	sleep "${WARMUP%s}"
+	[[ " $* " == *" -once "* ]] || sleep "${WARMUP%s}"
 	curl -s -o "$prefix.cpu.pprof" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$secs" || true
 	wait "$lg_pid" || true
 	forget "$lg_pid"
@@ -310,8 +394,175 @@ memory() {
 		awk '/^go_memstats_sys_bytes /{printf "%.0f", $2/1048576}')" MB "go_memstats_sys_bytes"
 }
 
+# machine: what the figures were measured on.
+machine() {
+	local cpu mem
+	cpu=$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)
+	mem=$(awk '/^MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo)
+	metric "machine" "\"$(nproc) CPUs, ${cpu:-unknown CPU}, $mem\"" "" "nproc, /proc/cpuinfo, MemTotal"
+	echo "machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem; load average $(loadavg)" >&2
+}
+
+# estimate: the run's duration told up front, from the settings: a full-speed cold run takes
+# the list's length at about 1,500 requests/s (1,000 on PostgreSQL), COLD_DURATION at most;
+# generating, mirroring, exporting and importing are guessed from the
+# records of the dataset (4.3 million at full scale) at rates measured on a two-core machine.
+estimate() {
+	local d=${DURATION%s} w=${WARMUP%s} cd=${COLD_DURATION%s} runs fixed=60 records
+	case $SCALE in full) records=4320000 ;; small) records=259000 ;; *) records=30000 ;; esac
+	runs=$(((3 * 2 + RATED_RUNS * 4) * (d + w)))
+	[[ $PROFILE == on ]] && runs=$((runs + 2 * (d + w)))
+	[[ -s $DATA/$SCALE.db ]] || fixed=$((fixed + records / 20000))
+	fixed=$((fixed + 259000 / 20000)) # the SQLite import of the small dataset
+	local cold_sqlite=$((COLD_N / 1500 < cd ? COLD_N / 1500 : cd)) cold_pg=$((COLD_N / 1000 < cd ? COLD_N / 1000 : cd))
+	if [[ $COLD == on ]]; then
+		runs=$((runs + cold_sqlite + 2 * COLD_N / 15000 + RATED_RUNS * 2 * d))
+		[[ $PROFILE == on ]] && runs=$((runs + d))
+		fixed=$((fixed + COLD_N / 1000 + 30)) # the cold list's discovery and mirroring
+	fi
+	if [[ $PG == on ]]; then
+		[[ $COLD == on ]] && runs=$((runs + cold_pg))
+		runs=$((runs + 2 * (d + w)))
+		[[ -s $DATA/$SCALE-export.records ]] || fixed=$((fixed + records / 20000))
+		fixed=$((fixed + records / 20000))
+	fi
+	echo "estimated duration: about $(((runs + fixed + 59) / 60)) minutes ($(((runs + 59) / 60)) of measured runs, $(((fixed + 59) / 60)) of generating, mirroring, exporting and importing; longer on a loaded machine)" >&2
+}
+
+# cold_sqlite: the cold list sent once to a sportsdb with an empty response cache, beside
+# nginx serving the same answers from a warm page cache; then at half that peak rate.
+cold_sqlite() {
+	say "cold: $(wc -l <"$RUN/lists/cold.txt") distinct requests, each sent once, sportsdb restarted with an empty cache before every run"
+	restart_sportsdb
+	local peak rate i
+	peak=$(drive cold sportsdb "$SPORTSDB_ADDR" "$RUN/lists/cold.txt" 0 -once -d "$COLD_DURATION")
+	metric "sportsdb peak RSS, cold" "$(awk '/^VmHWM/{printf "%.0f", $2/1024}' "/proc/$SPORTSDB_PID/status")" MB \
+		"VmHWM after the full-speed cold run, from a restart"
+	"$BIN/loadgen" run -addr "$NGINX_ADDR" -list "$RUN/lists/cold.nginx.txt" -c "$CONNS" -d "$COLD_DURATION" -once >/dev/null # page cache
+	drive cold nginx "$NGINX_ADDR" "$RUN/lists/cold.nginx.txt" 0 -once -d "$COLD_DURATION" >/dev/null
+	rate=$(half "$peak")
+	for ((i = 1; i <= RATED_RUNS; i++)); do
+		restart_sportsdb
+		drive cold sportsdb "$SPORTSDB_ADDR" "$RUN/lists/cold.txt" "$rate" -once >/dev/null
+		drive cold nginx "$NGINX_ADDR" "$RUN/lists/cold.nginx.txt" "$rate" -once >/dev/null
+	done
+	if [[ $PROFILE == on ]]; then
+		restart_sportsdb
+		profile cold -once
+	fi
+}
+
+# pg_dsn: the PostgreSQL URL of the benchmark's own schema.
+pg_dsn() {
+	local sep='?'
+	[[ $BENCH_POSTGRES == *\?* ]] && sep='&'
+	echo "$BENCH_POSTGRES${sep}search_path=$PG_SCHEMA%2Cpublic"
+}
+
+psql_bench() { PGOPTIONS=--client-min-messages=warning psql "$BENCH_POSTGRES" -v ON_ERROR_STOP=1 -qAtc "$1" >&2; }
+
+# export_dataset: the dataset in the import format, written once per dataset and reused.
+export_dataset() {
+	local dir=$DATA/$SCALE-export
+	if [[ ! -s $dir.records ]]; then
+		say "exporting the $SCALE dataset into $dir (once)"
+		rm -rf "$dir" "$dir.tmp"
+		"$BIN/sportsdb" export --db "$DB" "$dir.tmp" 2>"$RUN/export.log"
+		mv "$dir.tmp" "$dir"
+		cat "$dir/"* | wc -l >"$dir.records"
+	fi
+	echo "$dir"
+}
+
+# postgres: import into a fresh schema (timed), the cold list once against one replica with
+# Redis limits, mixed on one replica and on two round-robin.
+postgres() {
+	if ! command -v psql >/dev/null || ! psql "$BENCH_POSTGRES" -qAtc 'select 1' >/dev/null 2>&1; then
+		echo "run.sh: no PostgreSQL at BENCH_POSTGRES (or no psql): skipping the PostgreSQL workloads; PG=off hides this" >&2
+		metric "PostgreSQL workloads" '"not run"' "" "no server at BENCH_POSTGRES, or no psql"
+		return
+	fi
+	local export records dsn t0 t1 secs
+	export=$(export_dataset)
+	records=$(cat "$export.records")
+	dsn=$(pg_dsn)
+	say "import into PostgreSQL: $records records into schema $PG_SCHEMA"
+	psql_bench "CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public; DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA"
+	PG_SCHEMA_MADE=1
+	t0=$(date +%s%N)
+	"$BIN/sportsdb" import --db "$dsn" "$export" 2>"$RUN/import-pg.log"
+	t1=$(date +%s%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}')
+	echo "imported $records records into PostgreSQL in $secs s" >&2
+	metric "import speed, PostgreSQL" "$(awk -v n="$records" -v s="$secs" 'BEGIN{printf "%.0f", n/s}')" "records/s" \
+		"$records records ($SCALE dataset) in $secs s into a fresh schema, wall clock of the whole command"
+
+	local tier count file keyfiles=() pgkeyfiles=()
+	for tier in premium free; do
+		count=$(wc -l <"$DATA/$SCALE-keys-$tier.txt")
+		file=$RUN/pg-keys-$tier.txt
+		: >"$file" && chmod 600 "$file"
+		for _ in $(seq "$count"); do
+			"$BIN/sportsdb" keys add --tier "$tier" --label bench --db "$dsn" >>"$file"
+		done
+		keyfiles+=("$DATA/$SCALE-keys-$tier.txt")
+		pgkeyfiles+=("$file")
+	done
+	local w from to
+	from=$(IFS=,; echo "${keyfiles[*]}")
+	to=$(IFS=,; echo "${pgkeyfiles[*]}")
+	for w in cold mixed; do
+		[[ -s $RUN/lists/$w.txt ]] || continue
+		"$BIN/loadgen" rekey -list "$RUN/lists/$w.txt" -out "$RUN/lists/$w-pg.txt" -from "$from" -to "$to" >&2
+	done
+
+	local pg1 pg2
+	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
+	pg1=$SERVER_PID
+	if [[ $COLD == on ]]; then
+		say "cold on PostgreSQL: the cold list once, one replica with Redis limits and an empty cache"
+		drive cold-pg sportsdb "$PG1_ADDR" "$RUN/lists/cold-pg.txt" 0 -once -d "$COLD_DURATION" >/dev/null
+	fi
+	say "mixed on PostgreSQL: one replica, then two round-robin"
+	drive mixed-pg sportsdb "$PG1_ADDR" "$RUN/lists/mixed-pg.txt" >/dev/null
+	start_server sportsdb-pg2 "$dsn" "$PG2_ADDR" --redis "$BENCH_REDIS"
+	pg2=$SERVER_PID
+	drive mixed-pg-2 sportsdb "$PG1_ADDR,$PG2_ADDR" "$RUN/lists/mixed-pg.txt" >/dev/null
+	alive "$pg1" sportsdb-pg1
+	alive "$pg2" sportsdb-pg2
+	stop "$pg2"
+	stop "$pg1"
+	drop_schema
+}
+
+drop_schema() {
+	if [[ ${PG_SCHEMA_MADE:-} == 1 ]]; then
+		psql_bench "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" || true
+		PG_SCHEMA_MADE=""
+	fi
+}
+
+# live: bench/live.sh, when present and LIVE=on; its JSON lines join the results.
+live() {
+	local script=$HERE/live.sh
+	if [[ ! -f $script ]]; then
+		echo "run.sh: LIVE=on but there is no bench/live.sh" >&2
+		return
+	fi
+	say "live: bench/live.sh"
+	mkdir -p "$RUN/live"
+	BIN=$BIN DB=$DB RUN=$RUN/live SCALE=$SCALE DURATION=$DURATION WARMUP=$WARMUP CONNS=$CONNS \
+		PORT_BASE=$((PORT_BASE + 6)) QUICK=$QUICK bash "$script" >"$RUN/live/results.jsonl" || {
+		echo "run.sh: bench/live.sh failed" >&2
+		BROKEN=1
+	}
+	cat "$RUN/live/results.jsonl" >>"$RESULTS"
+}
+
 main() {
 	metric "load average at start" "\"$(loadavg)\"" "" "1, 5 and 15 minutes; the machine is shared"
+	machine
+	estimate
 	install_tools
 	build
 	DB=$(dataset "$SCALE")
@@ -319,16 +570,22 @@ main() {
 
 	say "starting sportsdb on $DB ($SCALE)"
 	start_sportsdb "$DB"
-	local premium free
+	local premium free cold=()
 	premium=$(keys premium "$PREMIUM_KEYS")
 	free=$(keys free "$FREE_KEYS")
 
 	say "request lists from the dataset"
+	[[ $COLD == on ]] && cold=(-cold "$COLD_N" -cold-leagues "$COLD_LEAGUES")
 	rm -rf "$RUN/lists" "$RUN/www" && mkdir -p "$RUN/lists" "$RUN/www"
-	"$BIN/loadgen" lists -base "http://$SPORTSDB_ADDR" -premium "$premium" -free "$free" -out "$RUN/lists" -n "$LIST_N" >&2
-	for w in hot mixed search; do
+	"$BIN/loadgen" lists -base "http://$SPORTSDB_ADDR" -premium "$premium" -free "$free" -out "$RUN/lists" -n "$LIST_N" "${cold[@]}" >&2
+	# The cold answers first: mirroring leaves the response cache as the others' lists left
+	# it, warm, as every earlier round measured hot, mixed and search.
+	local lists=(hot mixed search)
+	[[ $COLD == on ]] && lists=(cold "${lists[@]}")
+	for w in "${lists[@]}"; do
 		"$BIN/loadgen" mirror -base "http://$SPORTSDB_ADDR" -list "$RUN/lists/$w.txt" -root "$RUN/www" -out "$RUN/lists/$w.nginx.txt" >&2
 	done
+	[[ $COLD == on ]] && echo "cold answers stored for nginx: $(du -sh "$RUN/www" | cut -f1) in all" >&2
 	start_nginx "$RUN/www"
 
 	local peak_mixed peak_search
@@ -341,8 +598,8 @@ main() {
 	done
 	say "mixed and search at half of sportsdb's peak rate, $RATED_RUNS times, each beside nginx at the same rate"
 	local half_mixed half_search i
-	half_mixed=$(awk -v r="$peak_mixed" 'BEGIN{printf "%d", r/2}')
-	half_search=$(awk -v r="$peak_search" 'BEGIN{printf "%d", r/2}')
+	half_mixed=$(half "$peak_mixed")
+	half_search=$(half "$peak_search")
 	for ((i = 1; i <= RATED_RUNS; i++)); do
 		drive mixed sportsdb "$SPORTSDB_ADDR" "$RUN/lists/mixed.txt" "$half_mixed" >/dev/null
 		drive mixed nginx "$NGINX_ADDR" "$RUN/lists/mixed.nginx.txt" "$half_mixed" >/dev/null
@@ -350,20 +607,31 @@ main() {
 		drive search nginx "$NGINX_ADDR" "$RUN/lists/search.nginx.txt" "$half_search" >/dev/null
 	done
 
+	alive "$SPORTSDB_PID" sportsdb
 	memory "$SPORTSDB_PID"
-	stop "$NGINX_PID"
 	if [[ $PROFILE == on ]]; then
 		profile mixed
 		profile search
 	fi
+	[[ $COLD == on ]] && cold_sqlite
+	alive "$SPORTSDB_PID" sportsdb
+	stop "$NGINX_PID"
 	stop "$SPORTSDB_PID"
 
 	import_speed
+	[[ $PG == on ]] && postgres
+	[[ $LIVE == on ]] && live
 	metric "load average at end" "\"$(loadavg)\"" "" "1, 5 and 15 minutes"
 
 	say "results ($SCALE dataset, $CONNS connections, $DURATION per run, access logs $ACCESS_LOG)"
-	"$BIN/loadgen" report "$RESULTS" | tee "$OUT/$SCALE-$STAMP.md"
+	local status=0
+	"$BIN/loadgen" report -check "$RESULTS" >"$OUT/$SCALE-$STAMP.md" || status=$?
+	cat "$OUT/$SCALE-$STAMP.md"
 	echo "results: $RESULTS" >&2
+	if [[ $status != 0 || ${BROKEN:-} == 1 ]]; then
+		echo "run.sh: broken run (errors or a server that died): see above" >&2
+		exit 1
+	fi
 }
 
 main "$@"

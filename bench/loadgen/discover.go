@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -20,6 +21,7 @@ type pools struct {
 	teams, players, venues   []named
 	channels                 []named
 	events                   []eventInfo
+	derived                  map[string][]string // see memo
 }
 
 type named struct{ id, name string }
@@ -96,9 +98,11 @@ func sample[T any](rng *rand.Rand, recs []T, n int) []T {
 }
 
 // discover walks leagues, their teams, squads, seasons of events and TV listings. leagues
-// bounds how many leagues are visited, so a full-scale dataset costs the same few hundred
-// requests as a small one.
-func discover(ctx context.Context, d *discoverer, leagues int) (*pools, error) {
+// bounds how many leagues are visited, and squads how many teams' players are read in each,
+// so a full-scale dataset costs the same few hundred requests as a small one. With workers
+// above 1, that many leagues are walked at a time, each with a random source of its own
+// drawn in turn, so the pools are the same whatever the order the answers come in.
+func discover(ctx context.Context, d *discoverer, leagues, squads, workers int) (*pools, error) {
 	p := &pools{}
 	sports, err := d.v1(ctx, "all_sports.php", nil)
 	if err != nil {
@@ -118,10 +122,15 @@ func discover(ctx context.Context, d *discoverer, leagues int) (*pools, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range sample(d.rng, all, leagues) {
-		if err := discoverLeague(ctx, d, p, str(l, "idLeague")); err != nil {
-			return nil, err
+	picked := sample(d.rng, all, leagues)
+	if workers <= 1 {
+		for _, l := range picked {
+			if err := discoverLeague(ctx, d, p, str(l, "idLeague"), squads); err != nil {
+				return nil, err
+			}
 		}
+	} else if err := discoverLeagues(ctx, d, p, picked, squads, workers); err != nil {
+		return nil, err
 	}
 	seen := map[string]bool{}
 	for _, e := range p.events {
@@ -137,7 +146,50 @@ func discover(ctx context.Context, d *discoverer, leagues int) (*pools, error) {
 	return p, nil
 }
 
-func discoverLeague(ctx context.Context, d *discoverer, p *pools, id string) error {
+// discoverLeagues walks leagues workers at a time and adds what each found to p in the
+// leagues' order.
+func discoverLeagues(ctx context.Context, d *discoverer, p *pools, leagues []map[string]any, squads, workers int) error {
+	found := make([]*pools, len(leagues))
+	walkers := make([]*discoverer, len(leagues))
+	for i := range leagues {
+		seed := d.rng.Uint64()
+		walkers[i] = &discoverer{base: d.base, key: d.key, client: d.client, rng: rand.New(rand.NewPCG(seed, seed^0x5eed))}
+		found[i] = &pools{}
+	}
+	jobs := make(chan int)
+	errs := make([]error, len(leagues))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				errs[i] = discoverLeague(ctx, walkers[i], found[i], str(leagues[i], "idLeague"), squads)
+			}
+		}()
+	}
+	for i := range leagues {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for i, f := range found {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		d.requests += walkers[i].requests
+		p.countries = append(p.countries, f.countries...)
+		p.leagues = append(p.leagues, f.leagues...)
+		p.teams = append(p.teams, f.teams...)
+		p.players = append(p.players, f.players...)
+		p.venues = append(p.venues, f.venues...)
+		p.channels = append(p.channels, f.channels...)
+		p.events = append(p.events, f.events...)
+	}
+	return nil
+}
+
+func discoverLeague(ctx context.Context, d *discoverer, p *pools, id string, squads int) error {
 	recs, err := d.v1(ctx, "lookupleague.php", url.Values{"id": {id}})
 	if err != nil || len(recs) == 0 {
 		return err
@@ -155,7 +207,7 @@ func discoverLeague(ctx context.Context, d *discoverer, p *pools, id string) err
 			p.venues = append(p.venues, named{v, str(t, "strStadium")})
 		}
 	}
-	for _, t := range sample(d.rng, teams, 2) {
+	for _, t := range sample(d.rng, teams, squads) {
 		squad, err := d.v1(ctx, "lookup_all_players.php", url.Values{"id": {str(t, "idTeam")}})
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 )
@@ -62,7 +63,7 @@ var mixedEndpoints = []endpoint{
 
 	{name: "search/league", v2: true, make: word(leagueNames, func(n string) string { return "search/league/" + seg(n) })},
 	{name: "search/player", v2: true, make: word(playerNames, func(n string) string { return "search/player/" + seg(n) })},
-	{name: "search/event", v2: true, make: word(eventNames, func(n string) string { return "search/event/" + seg(n) })},
+	{name: "search/event", v2: true, make: word(eventFilenames, func(n string) string { return "search/event/" + seg(n) })},
 	{name: "search/venue", v2: true, make: word(venueNames, func(n string) string { return "search/venue/" + seg(n) })},
 	{name: "search/team", v2: true, make: word(teamNames, func(n string) string { return "search/team/" + seg(n) })},
 	v2ID("lookup/league", leagueIDs),
@@ -123,7 +124,7 @@ var searchEndpoints = []endpoint{
 	{name: "search/team", v2: true, make: word(teamNames, func(n string) string { return "search/team/" + seg(n) })},
 	{name: "search/team partial", v2: true, make: word(teamNames, func(n string) string { return "search/team/" + seg(firstWord(n)) })},
 	{name: "search/player", v2: true, make: word(playerNames, func(n string) string { return "search/player/" + seg(n) })},
-	{name: "search/event", v2: true, make: word(eventNames, func(n string) string { return "search/event/" + seg(n) })},
+	{name: "search/event", v2: true, make: word(eventFilenames, func(n string) string { return "search/event/" + seg(n) })},
 	{name: "search/venue", v2: true, make: word(venueNames, func(n string) string { return "search/venue/" + seg(n) })},
 	{name: "search/league", v2: true, make: word(leagueNames, func(n string) string { return "search/league/" + seg(n) })},
 	{name: "search/league partial", v2: true, make: word(leagueNames, func(n string) string { return "search/league/" + seg(firstWord(n)) })},
@@ -137,18 +138,56 @@ type builder struct {
 }
 
 func (b *builder) line(e endpoint, rest string, anyTier bool) line {
+	l, _ := b.tieredLine(e, rest, anyTier)
+	return l
+}
+
+// tieredLine is line, and whether its key is a free one (free and premium keys get
+// different answers, cached apart).
+func (b *builder) tieredLine(e endpoint, rest string, anyTier bool) (line, bool) {
 	if e.v2 {
 		k, _ := pick(b.r, b.premium)
-		return line{target: "/api/v2/json/" + rest, key: k}
+		return line{target: "/api/v2/json/" + rest, key: k}, false
 	}
-	keys := b.premium
-	if e.freeOnly {
-		keys = b.free
-	} else if anyTier && b.r.IntN(4) == 0 {
-		keys = b.free // a quarter of v1 traffic comes with free keys
+	keys, free := b.premium, false
+	if e.freeOnly || anyTier && b.r.IntN(4) == 0 {
+		keys, free = b.free, true // eventsround.php, and a quarter of other v1 traffic
 	}
 	k, _ := pick(b.r, keys)
-	return line{target: "/api/v1/json/" + url.PathEscape(k) + "/" + rest}
+	return line{target: "/api/v1/json/" + url.PathEscape(k) + "/" + rest}, free
+}
+
+// distinct draws up to n requests that the server's response cache tells apart (by tier,
+// endpoint and arguments, whatever the key), each endpoint in turn. An endpoint whose pool
+// has no new request left after many tries drops out, and the others fill the list.
+func (b *builder) distinct(eps []endpoint, n int) []line {
+	seen := map[string]bool{}
+	live := append([]endpoint(nil), eps...)
+	var out []line
+	for i := 0; len(out) < n && len(live) > 0; i++ {
+		j := i % len(live)
+		found := false
+		for try := 0; try < 64; try++ {
+			rest, ok := live[j].make(b.p, b.r)
+			if !ok {
+				continue
+			}
+			l, free := b.tieredLine(live[j], rest, true)
+			id := fmt.Sprintf("%t|%t|%s", free, live[j].v2, rest)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			out = append(out, l)
+			found = true
+			break
+		}
+		if !found {
+			live = append(live[:j], live[j+1:]...)
+		}
+	}
+	b.r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
 }
 
 // build draws n requests from the endpoints, each endpoint in turn so that all appear even

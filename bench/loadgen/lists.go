@@ -129,22 +129,61 @@ func ids[T any](xs []T, get func(T) string) []string {
 	return out
 }
 
-func teamIDs(p *pools) []string    { return ids(p.teams, func(n named) string { return n.id }) }
-func playerIDs(p *pools) []string  { return ids(p.players, func(n named) string { return n.id }) }
-func venueIDs(p *pools) []string   { return ids(p.venues, func(n named) string { return n.id }) }
-func leagueIDs(p *pools) []string  { return ids(p.leagues, func(l leagueInfo) string { return l.id }) }
-func eventIDs(p *pools) []string   { return ids(p.events, func(e eventInfo) string { return e.id }) }
-func channelIDs(p *pools) []string { return ids(p.channels, func(n named) string { return n.id }) }
+func teamIDs(p *pools) []string {
+	return memo(p, "team ids", p.teams, func(n named) string { return n.id })
+}
+func playerIDs(p *pools) []string {
+	return memo(p, "player ids", p.players, func(n named) string { return n.id })
+}
+func venueIDs(p *pools) []string {
+	return memo(p, "venue ids", p.venues, func(n named) string { return n.id })
+}
+func leagueIDs(p *pools) []string {
+	return memo(p, "league ids", p.leagues, func(l leagueInfo) string { return l.id })
+}
+func eventIDs(p *pools) []string {
+	return memo(p, "event ids", p.events, func(e eventInfo) string { return e.id })
+}
+func channelIDs(p *pools) []string {
+	return memo(p, "channel ids", p.channels, func(n named) string { return n.id })
+}
 func channelNames(p *pools) []string {
-	return ids(p.channels, func(n named) string { return n.name })
+	return memo(p, "channel names", p.channels, func(n named) string { return n.name })
 }
 func leagueNames(p *pools) []string {
-	return ids(p.leagues, func(l leagueInfo) string { return l.name })
+	return memo(p, "league names", p.leagues, func(l leagueInfo) string { return l.name })
 }
-func venueNames(p *pools) []string  { return ids(p.venues, func(n named) string { return n.name }) }
-func teamNames(p *pools) []string   { return ids(p.teams, func(n named) string { return n.name }) }
-func playerNames(p *pools) []string { return ids(p.players, func(n named) string { return n.name }) }
-func eventNames(p *pools) []string  { return ids(p.events, func(e eventInfo) string { return e.name }) }
+func venueNames(p *pools) []string {
+	return memo(p, "venue names", p.venues, func(n named) string { return n.name })
+}
+func teamNames(p *pools) []string {
+	return memo(p, "team names", p.teams, func(n named) string { return n.name })
+}
+func playerNames(p *pools) []string {
+	return memo(p, "player names", p.players, func(n named) string { return n.name })
+}
+func eventNames(p *pools) []string {
+	return memo(p, "event names", p.events, func(e eventInfo) string { return e.name })
+}
+
+// memo is ids(xs, get), made once per pools: a list of 200,000 requests draws from these
+// slices hundreds of thousands of times. The pools must not change after the first call.
+func memo[T any](p *pools, name string, xs []T, get func(T) string) []string {
+	if out, ok := p.derived[name]; ok {
+		return out
+	}
+	if p.derived == nil {
+		p.derived = map[string][]string{}
+	}
+	out := ids(xs, get)
+	p.derived[name] = out
+	return out
+}
+
+// eventFilenames are what v2 search/event matches (an event's file name).
+func eventFilenames(p *pools) []string {
+	return ids(p.events, func(e eventInfo) string { return e.filename })
+}
 
 // writeList writes request lines, TARGET or TARGET<TAB>KEY.
 func writeList(path string, lines []line) error {
@@ -194,19 +233,22 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	base := fs.String("base", "", "server base URL, http://host:port")
 	premium := fs.String("premium", "", "file of premium keys, one per line")
 	free := fs.String("free", "", "file of free keys, one per line")
-	out := fs.String("out", "", "folder for hot.txt, mixed.txt and search.txt")
+	out := fs.String("out", "", "folder for hot.txt, mixed.txt, search.txt and cold.txt")
 	n := fs.Int("n", 5000, "requests in the mixed and search lists")
 	hot := fs.Int("hot", 5, "distinct requests in the hot list")
 	leagues := fs.Int("leagues", 40, "leagues to read ids and names from")
 	seed := fs.Uint64("seed", 1, "random seed")
+	cold := fs.Int("cold", 0, "distinct requests in cold.txt, over every endpoint (0: no cold list)")
+	coldLeagues := fs.Int("cold-leagues", 200, "leagues to read the cold list's ids and names from")
+	coldSquads := fs.Int("cold-squads", 8, "teams per league whose players the cold list asks about")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *base == "" || *premium == "" || *free == "" || *out == "" {
 		return errors.New("lists: -base, -premium, -free and -out are required")
 	}
-	if *n < 1 || *hot < 1 || *leagues < 1 {
-		return errors.New("lists: -n, -hot and -leagues must be at least 1")
+	if *n < 1 || *hot < 1 || *leagues < 1 || *cold < 0 || *coldLeagues < 1 || *coldSquads < 1 {
+		return errors.New("lists: -n, -hot, -leagues, -cold-leagues and -cold-squads must be at least 1, -cold not negative")
 	}
 	pk, err := readKeys(*premium)
 	if err != nil {
@@ -217,12 +259,28 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	d := newDiscoverer(*base, pk[0], *seed)
-	p, err := discover(ctx, d, *leagues)
+	p, err := discover(ctx, d, *leagues, 2, 1)
 	if err != nil {
 		return err
 	}
 	b := &builder{p: p, r: rand.New(rand.NewPCG(*seed, 7)), premium: pk, free: fk}
 	sets := map[string][]line{"hot.txt": b.hot(*hot), "mixed.txt": b.build(mixedEndpoints, *n, true), "search.txt": b.build(searchEndpoints, *n, false)}
+	if *cold > 0 {
+		// A wider walk: many leagues and squads, so that every endpoint has thousands of
+		// distinct arguments to draw from.
+		cd := newDiscoverer(*base, pk[0], *seed+1)
+		cp, err := discover(ctx, cd, *coldLeagues, *coldSquads, 4)
+		if err != nil {
+			return err
+		}
+		cb := &builder{p: cp, r: rand.New(rand.NewPCG(*seed+1, 7)), premium: pk, free: fk}
+		sets["cold.txt"] = cb.distinct(mixedEndpoints, *cold)
+		fmt.Fprintf(stdout, "cold list from %d requests: %d leagues, %d teams, %d players, %d events; %d distinct requests\n",
+			cd.requests, len(cp.leagues), len(cp.teams), len(cp.players), len(cp.events), len(sets["cold.txt"]))
+		if len(sets["cold.txt"]) < *cold {
+			fmt.Fprintf(stdout, "cold list: the dataset gave %d distinct requests of the %d asked for\n", len(sets["cold.txt"]), *cold)
+		}
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("lists: %w", err)
 	}

@@ -27,11 +27,11 @@ func TestListsFromDemoServer(t *testing.T) {
 	out := filepath.Join(dir, "lists")
 	var stdout, stderr bytes.Buffer
 	err := dispatch(context.Background(), []string{"lists", "-base", srv.URL, "-premium", premium, "-free", free,
-		"-out", out, "-n", "400", "-leagues", "6"}, &stdout, &stderr)
+		"-out", out, "-n", "400", "-leagues", "6", "-cold", "3000", "-cold-leagues", "20"}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("lists: %v\n%s", err, stderr.String())
 	}
-	for _, name := range []string{"hot.txt", "mixed.txt", "search.txt"} {
+	for _, name := range []string{"hot.txt", "mixed.txt", "search.txt", "cold.txt"} {
 		lines, err := readList(filepath.Join(out, name))
 		if err != nil {
 			t.Fatal(err)
@@ -47,6 +47,31 @@ func TestListsFromDemoServer(t *testing.T) {
 		if !reaches(mixed, e) {
 			t.Errorf("mixed list never asks %s", e.name)
 		}
+	}
+	// The cold list: every endpoint, and no two requests the response cache would take for
+	// one (same tier, endpoint and arguments, whatever the key).
+	cold, _ := readList(filepath.Join(out, "cold.txt"))
+	if len(cold) < 1000 {
+		t.Errorf("cold list has %d lines, want over 1000 from the demo dataset", len(cold))
+	}
+	for _, e := range mixedEndpoints {
+		if !reaches(cold, e) {
+			t.Errorf("cold list never asks %s", e.name)
+		}
+	}
+	keys := map[string]string{env.PremiumKey: "p", env.BusinessKey: "p", env.FreeKey: "f"}
+	seen := map[string]bool{}
+	for _, l := range cold {
+		id := keys[l.key] + "|" + l.target
+		for k, tier := range keys {
+			if strings.Contains(l.target, "/"+k+"/") {
+				id = tier + "|" + strings.Replace(l.target, "/"+k+"/", "/", 1)
+			}
+		}
+		if seen[id] {
+			t.Errorf("cold list asks %s twice", scrubKey(l.target))
+		}
+		seen[id] = true
 	}
 	hot, _ := readList(filepath.Join(out, "hot.txt"))
 	if len(hot) != 2*5 {

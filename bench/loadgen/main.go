@@ -5,13 +5,17 @@
 //
 //	loadgen lists  -base URL -premium FILE -free FILE -out DIR [-n N] [-seed N]
 //	loadgen mirror -base URL -list FILE -root DIR -out FILE
-//	loadgen run    -addr HOST:PORT -list FILE [-c N] [-d DUR] [-rate R] [-workload W -server S]
+//	loadgen run    -addr HOST:PORT[,HOST:PORT] -list FILE [-c N] [-d DUR] [-rate R] [-once] [-metrics URL,...] [-workload W -server S]
 //	loadgen report RESULTS.jsonl
 //	loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
+//	loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
+//	loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
+//	loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] (live.go)
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
-// answers 200 and prints the milliseconds since a process was started.
+// answers 200 and prints the milliseconds since a process was started. rekey rewrites a
+// list's keys for another database.
 package main
 
 import (
@@ -24,6 +28,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -31,9 +36,12 @@ import (
 const usage = `usage:
   loadgen lists  -base URL -premium FILE -free FILE -out DIR [-n N] [-seed N]
   loadgen mirror -base URL -list FILE -root DIR -out FILE
-  loadgen run    -addr HOST:PORT -list FILE [-c N] [-d DUR] [-rate R] [-workload W -server S]
+  loadgen run    -addr HOST:PORT[,HOST:PORT] -list FILE [-c N] [-d DUR] [-rate R] [-once] [-metrics URL,...] [-workload W -server S]
   loadgen report RESULTS.jsonl
   loadgen wait   -url URL -since UNIXNANO [-timeout DUR]
+  loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
+  loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
+  loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] [-sportsdb BIN]
 `
 
 func main() {
@@ -63,6 +71,12 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return reportCmd(args[1:], stdout)
 	case "wait":
 		return waitCmd(ctx, args[1:], stdout, stderr)
+	case "rekey":
+		return rekeyCmd(args[1:], stdout, stderr)
+	case "streams":
+		return streamsCmd(ctx, args[1:], stdout, stderr)
+	case "live":
+		return liveCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
@@ -71,15 +85,17 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadgen run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "", "server address, host:port")
+	addr := fs.String("addr", "", "server address, host:port; several, comma-separated, take requests in turn")
 	list := fs.String("list", "", "request list file")
-	conns := fs.Int("c", 32, "connections (and workers)")
+	conns := fs.Int("c", 32, "workers, each with one connection to each address")
 	dur := fs.Duration("d", 15*time.Second, "measured duration")
 	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before the measured duration")
 	rate := fs.Float64("rate", 0, "constant request rate per second (0: as fast as possible)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
 	workload := fs.String("workload", "", "workload name, for the report")
 	server := fs.String("server", "", "server name, for the report")
+	once := fs.Bool("once", false, "send each request of the list at most once, without warm-up; stop at the end of the list")
+	metricsURLs := fs.String("metrics", "", "sportsdb /metrics URLs, comma-separated: report the response cache's hits over the run")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,13 +112,29 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	addrs := splitList(*addr)
+	var murls []string
+	var before map[string]int64
+	if *metricsURLs != "" {
+		murls = splitList(*metricsURLs)
+		if before, err = cacheCounts(ctx, murls); err != nil {
+			return err
+		}
+	}
 	// A backlog at a rate the server cannot hold must still end.
 	ctx, cancel := context.WithTimeout(ctx, *warm+*dur+*timeout+5*time.Second)
 	defer cancel()
-	res, err := runLoad(ctx, load{addr: *addr, list: lines, connections: *conns, duration: *dur,
-		warmup: *warm, rate: *rate, timeout: *timeout})
+	res, err := runLoad(ctx, load{addr: addrs[0], more: addrs[1:], list: lines, connections: *conns, duration: *dur,
+		warmup: *warm, rate: *rate, timeout: *timeout, once: *once})
 	if err != nil {
 		return err
+	}
+	if murls != nil {
+		after, err := cacheCounts(context.WithoutCancel(ctx), murls)
+		if err != nil {
+			return err
+		}
+		res.Cache = cacheDelta(before, after)
 	}
 	res.Workload, res.Server = *workload, *server
 	out, err := json.Marshal(map[string]any{"type": "run", "run": res})
@@ -111,6 +143,17 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	_, err = fmt.Fprintf(stdout, "%s\n", out)
 	return err
+}
+
+// splitList splits a comma-separated flag value, dropping empty parts.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // waitCmd polls a URL every few milliseconds until it answers 200, then prints how many

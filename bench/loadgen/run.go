@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -52,36 +53,46 @@ func readList(path string) ([]line, error) {
 
 // load describes one measured run.
 type load struct {
-	addr        string // host:port
+	addr        string   // host:port
+	more        []string // further addresses: requests go round-robin over addr and these
 	list        []line
 	connections int
 	duration    time.Duration
 	warmup      time.Duration // requests sent before measuring starts, not counted
 	rate        float64       // requests per second for a constant-rate run; 0 = as fast as possible
 	timeout     time.Duration
+	// once sends each request of the list at most once, in order across all connections:
+	// the run ends when the list does or the duration is over, whichever comes first.
+	once bool
 }
 
 // result is what one run measured. Latencies of a constant-rate run count from when each
 // request was due, not when it was sent, so a stalled server is not hidden by a stalled
 // client (coordinated omission).
 type result struct {
-	Label      string         `json:"label,omitempty"`
-	Workload   string         `json:"workload,omitempty"`
-	Server     string         `json:"server,omitempty"`
-	Rate       float64        `json:"target_rate,omitempty"`
-	Conns      int            `json:"connections"`
-	Seconds    float64        `json:"seconds"`
-	Requests   int            `json:"requests"`
-	RPS        float64        `json:"rps"`
-	P50        float64        `json:"p50_ms"`
-	P90        float64        `json:"p90_ms"`
-	P99        float64        `json:"p99_ms"`
-	Max        float64        `json:"max_ms"`
-	Errors     int            `json:"errors"`
-	NetErrors  int            `json:"net_errors"`
-	Status     map[string]int `json:"status"`
-	BodyBytes  int64          `json:"body_bytes"`
-	FirstError string         `json:"first_error,omitempty"`
+	Label     string         `json:"label,omitempty"`
+	Workload  string         `json:"workload,omitempty"`
+	Server    string         `json:"server,omitempty"`
+	Rate      float64        `json:"target_rate,omitempty"`
+	Conns     int            `json:"connections"`
+	Seconds   float64        `json:"seconds"`
+	Requests  int            `json:"requests"`
+	RPS       float64        `json:"rps"`
+	P50       float64        `json:"p50_ms"`
+	P90       float64        `json:"p90_ms"`
+	P99       float64        `json:"p99_ms"`
+	Max       float64        `json:"max_ms"`
+	Errors    int            `json:"errors"`
+	NetErrors int            `json:"net_errors"`
+	Status    map[string]int `json:"status"`
+	BodyBytes int64          `json:"body_bytes"`
+	// Once: each request of the list was sent at most once; ListEnded: the list ran out
+	// before the duration did (Seconds is then the time the list took).
+	Once      bool `json:"once,omitempty"`
+	ListEnded bool `json:"list_ended,omitempty"`
+	// Cache is the server's response cache over the run, when its metrics were read.
+	Cache      *cacheUse `json:"cache,omitempty"`
+	FirstError string    `json:"first_error,omitempty"`
 	// BySize splits the answers by body size, to show which sizes make the tail.
 	BySize []sizeClass `json:"by_size,omitempty"`
 }
@@ -107,6 +118,7 @@ type workerStats struct {
 	netErrs  int
 	bytes    int64
 	firstErr error
+	last     time.Time // when the worker's last answer came
 }
 
 // runLoad drives the server with l and returns what it measured.
@@ -119,6 +131,9 @@ func runLoad(ctx context.Context, l load) (result, error) {
 	for i, ln := range l.list {
 		reqs[i] = buildRequest(host, ln.target, ln.key)
 	}
+	if l.once {
+		l.warmup = 0 // a warm-up would spend requests that are to be sent once
+	}
 	start := time.Now().Add(l.warmup)
 	end := start.Add(l.duration)
 	var due chan time.Time
@@ -126,20 +141,29 @@ func runLoad(ctx context.Context, l load) (result, error) {
 		due = make(chan time.Time, 1<<16)
 		go schedule(ctx, due, start, end, l.rate)
 	}
+	var shared *atomic.Int64
+	if l.once {
+		shared = &atomic.Int64{}
+	}
+	addrs := append([]string{l.addr}, l.more...)
 	stats := make([]*workerStats, l.connections)
 	var wg sync.WaitGroup
 	for w := range l.connections {
 		st := &workerStats{status: map[int]int{}}
 		stats[w] = st
+		conns := make([]*conn, len(addrs))
+		for i, a := range addrs {
+			conns[i] = newConn(a, l.timeout)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			// Workers start at spread offsets so they do not all ask for the same thing.
-			work(ctx, newConn(l.addr, l.timeout), reqs, w*len(reqs)/l.connections, start, end, due, st)
+			work(ctx, conns, reqs, w*len(reqs)/l.connections, shared, start, end, due, st)
 		}()
 	}
 	wg.Wait()
-	return summarise(stats, l), nil
+	return summarise(stats, l, start), nil
 }
 
 // schedule sends the due time of each request of a constant-rate run.
@@ -169,9 +193,23 @@ func schedule(ctx context.Context, due chan<- time.Time, start, end time.Time, r
 	}
 }
 
-func work(ctx context.Context, c *conn, reqs []request, next int, start, end time.Time, due <-chan time.Time, st *workerStats) {
-	defer c.close()
+// work sends requests on its connections, one connection per server address, taking turns
+// request by request. With shared set (a once run), the next request is the list's next one
+// not yet taken by any worker, and the worker stops at the end of the list.
+func work(ctx context.Context, conns []*conn, reqs []request, next int, shared *atomic.Int64, start, end time.Time, due <-chan time.Time, st *workerStats) {
+	defer func() {
+		for _, c := range conns {
+			c.close()
+		}
+	}()
 	for ctx.Err() == nil {
+		i := next
+		if shared != nil {
+			i = int(shared.Add(1) - 1)
+			if i >= len(reqs) {
+				return
+			}
+		}
 		var sent time.Time
 		if due != nil {
 			t, ok := <-due
@@ -185,9 +223,12 @@ func work(ctx context.Context, c *conn, reqs []request, next int, start, end tim
 				return
 			}
 		}
-		status, n, err := c.do(reqs[next%len(reqs)])
+		status, n, err := conns[i%len(conns)].do(reqs[i%len(reqs)])
 		next++
 		done := time.Now()
+		if done.After(st.last) {
+			st.last = done
+		}
 		if sent.Before(start) {
 			continue // warm-up
 		}
@@ -207,10 +248,14 @@ func work(ctx context.Context, c *conn, reqs []request, next int, start, end tim
 	}
 }
 
-func summarise(stats []*workerStats, l load) result {
-	r := result{Conns: l.connections, Rate: l.rate, Seconds: l.duration.Seconds(), Status: map[string]int{}}
+func summarise(stats []*workerStats, l load, start time.Time) result {
+	r := result{Conns: l.connections, Rate: l.rate, Seconds: l.duration.Seconds(), Status: map[string]int{}, Once: l.once}
 	var answers []sizedLatency
+	var last time.Time
 	for _, st := range stats {
+		if st.last.After(last) {
+			last = st.last
+		}
 		answers = append(answers, st.answers...)
 		for code, n := range st.status {
 			r.Status[strconv.Itoa(code)] += n
@@ -231,7 +276,10 @@ func summarise(stats []*workerStats, l load) result {
 		lat[i] = a.lat
 	}
 	r.Requests = len(lat)
-	r.RPS = round(float64(len(lat))/l.duration.Seconds(), 1)
+	if took := last.Sub(start); l.once && took > 0 && took < l.duration {
+		r.ListEnded, r.Seconds = true, round(took.Seconds(), 3)
+	}
+	r.RPS = round(float64(len(lat))/r.Seconds, 1)
 	r.P50 = ms(percentile(lat, 50))
 	r.P90 = ms(percentile(lat, 90))
 	r.P99 = ms(percentile(lat, 99))

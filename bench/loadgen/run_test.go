@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -79,6 +82,74 @@ func TestRunAgainstNothingReportsNetworkErrors(t *testing.T) {
 	}
 	if res.NetErrors == 0 || res.Errors != res.NetErrors || res.FirstError == "" {
 		t.Errorf("net errors %d, errors %d, first %q: a dead server must show as errors", res.NetErrors, res.Errors, res.FirstError)
+	}
+}
+
+// A once run sends each request of the list exactly once, across all connections, ends with
+// the list, and turns requests over every address given.
+func TestRunOnceOverTwoAddresses(t *testing.T) {
+	var a, b atomic.Int64
+	seen := sync.Map{}
+	handler := func(n *atomic.Int64) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			if _, dup := seen.LoadOrStore(r.URL.RawQuery, true); dup {
+				t.Errorf("%s asked twice", r.URL.RawQuery)
+			}
+			w.Write([]byte(`{}`))
+		})
+	}
+	sa, sb := httptest.NewServer(handler(&a)), httptest.NewServer(handler(&b))
+	defer sa.Close()
+	defer sb.Close()
+	var list []line
+	for i := range 500 {
+		list = append(list, line{target: fmt.Sprintf("/ok?n=%d", i)})
+	}
+	res, err := runLoad(context.Background(), load{addr: strings.TrimPrefix(sa.URL, "http://"), more: []string{strings.TrimPrefix(sb.URL, "http://")},
+		list: list, connections: 4, duration: 30 * time.Second, warmup: time.Second, timeout: 5 * time.Second, once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 500 || res.Errors != 0 || !res.ListEnded || !res.Once || res.Seconds >= 30 {
+		t.Errorf("requests %d errors %d list ended %v seconds %v: want 500, none, the list's end well before 30 s",
+			res.Requests, res.Errors, res.ListEnded, res.Seconds)
+	}
+	if a.Load() != 250 || b.Load() != 250 {
+		t.Errorf("the two servers got %d and %d requests, want 250 each", a.Load(), b.Load())
+	}
+}
+
+func TestCacheCounts(t *testing.T) {
+	page := "# HELP sportsdb_response_cache_total x\nsportsdb_response_cache_total{result=\"hit\"} 90\n" +
+		"sportsdb_response_cache_total{result=\"miss\"} 10\nsportsdb_response_cache_total{result=\"refresh\"} 2\nother 5\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, page) }))
+	defer srv.Close()
+	got, err := cacheCounts(context.Background(), []string{srv.URL, srv.URL}) // two replicas add up
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["hit"] != 180 || got["miss"] != 20 || got["refresh"] != 4 {
+		t.Errorf("counts %v", got)
+	}
+	use := cacheDelta(map[string]int64{"hit": 100, "miss": 20}, got)
+	if use.Hits != 80 || use.Misses != 0 || use.HitRatio != 1 {
+		t.Errorf("delta %+v", use)
+	}
+}
+
+func TestRekey(t *testing.T) {
+	keys := map[string]string{"old1": "new1", "old2": "new2"}
+	got, err := rekey(line{target: "/api/v1/json/old1/lookupteam.php?id=1"}, keys)
+	if err != nil || got.target != "/api/v1/json/new1/lookupteam.php?id=1" {
+		t.Errorf("v1: %+v %v", got, err)
+	}
+	got, err = rekey(line{target: "/api/v2/json/lookup/team/1", key: "old2"}, keys)
+	if err != nil || got.key != "new2" || got.target != "/api/v2/json/lookup/team/1" {
+		t.Errorf("v2: %+v %v", got, err)
+	}
+	if _, err := rekey(line{target: "/api/v1/json/other/all_sports.php"}, keys); err == nil {
+		t.Error("a key of no file was let through")
 	}
 }
 

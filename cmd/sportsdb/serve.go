@@ -198,8 +198,9 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 
 // goHeadroomMB is the Go memory a server needs besides its response cache: answers being
 // computed (a day's events at full scale is a few megabytes, decoded first), connections'
-// buffers, the rate limiter's windows.
-const goHeadroomMB = 96
+// buffers, the rate limiter's windows (96 MiB), and the name index of the searches
+// (internal/store/nameindex: 65 MiB at full scale).
+const goHeadroomMB = 96 + 64
 
 // limitGoMemory gives the Go runtime a soft memory limit of the response cache's budget plus
 // headroom, unless GOMEMLIMIT sets one. Without it the collector lets the heap grow to twice

@@ -74,6 +74,7 @@ type Env struct {
 	FreeKey     string
 	PremiumKey  string
 	BusinessKey string
+	dsn         string // of the database, to open it again
 }
 
 // New builds an environment; everything is closed when the test ends.
@@ -88,7 +89,7 @@ func New(t testing.TB, opts Options) *Env {
 	if opts.Clock != nil {
 		clk, now = opts.Clock, opts.Clock.Now()
 	}
-	st := openStore(t)
+	st, dsn := openStore(t)
 	if err := auth.EnsurePublished(ctx, st); err != nil {
 		t.Fatalf("published keys: %v", err)
 	}
@@ -104,7 +105,7 @@ func New(t testing.TB, opts Options) *Env {
 			t.Fatalf("import %s: %v", im.Path, err)
 		}
 	}
-	env := &Env{Store: st, Clock: clk, FreeKey: "123"}
+	env := &Env{Store: st, Clock: clk, FreeKey: "123", dsn: dsn}
 	env.PremiumKey = addKey(t, st, store.Premium, now)
 	env.BusinessKey = addKey(t, st, store.Business, now)
 	if opts.Limiter == nil {

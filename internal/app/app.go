@@ -16,6 +16,7 @@ import (
 	"sportsdb/internal/config"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/nameindex"
 )
 
 // Prepared is a configuration checked against what only the APIs know (the endpoint names
@@ -68,12 +69,15 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		diskBytes = -1 // server.Config: negative means no files
 	}
 	return server.New(server.Config{
-		Store: d.Store, Clock: d.Clock, Caps: p.caps, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
+		// Name searches are answered from memory once the index is built (through the
+		// database until then, and whenever the data moved past the index's version).
+		Store: nameindex.Wrap(d.Store, nameindex.Options{}), Clock: d.Clock, Caps: p.caps, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
 		Auth:       auth.New(d.Store, clock.System{}, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: c.KeyFails, Window: time.Minute}),
 		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies,
 		CORSOrigins: c.CORSOrigins,
 		Limits:      c.Limits,
+		OpenStreams: c.OpenStreams,
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,

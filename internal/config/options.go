@@ -25,11 +25,13 @@ import (
 
 // Config is the checked settings of one run.
 type Config struct {
-	Addr        string // address to listen on (serve) or to ask (healthcheck)
-	DB          string // SQLite path or postgres:// URL
-	Redis       string // Redis URL; "" counts requests in memory
-	Caps        string // caps file; "" keeps the built-in caps
-	Limits      map[store.Tier]int
+	Addr   string // address to listen on (serve) or to ask (healthcheck)
+	DB     string // SQLite path or postgres:// URL
+	Redis  string // Redis URL; "" counts requests in memory
+	Caps   string // caps file; "" keeps the built-in caps
+	Limits map[store.Tier]int
+	// OpenStreams are the streams a key of each tier may hold open at once.
+	OpenStreams map[store.Tier]int
 	CacheMB     int
 	CacheDiskMB int64
 	CacheDir    string
@@ -118,6 +120,9 @@ var Options = []Option{
 	{Name: "limits", Env: "SPORTSDB_LIMITS", Default: "free:30,premium:100,business:120", Arg: "LIST",
 		Help: "requests per rolling minute of each tier", Commands: serveOnly,
 		Set: func(c *Config, v string) (err error) { c.Limits, err = server.ParseLimits(v); return err }},
+	{Name: "open-streams", Env: "SPORTSDB_OPEN_STREAMS", Default: "premium:5,business:10", Arg: "LIST",
+		Help: "event streams a key of each tier may hold open at once (across replicas with --redis)", Commands: serveOnly,
+		Set: func(c *Config, v string) (err error) { c.OpenStreams, err = server.ParseOpenStreams(v); return err }},
 	{Name: "cache-mb", Env: "SPORTSDB_CACHE_MB", Default: "64", Arg: "MIB", Help: "memory for cached answers, in MiB",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.CacheMB, err = atLeast(v, 1); return err }},
 	{Name: "cache-disk-mb", Env: "SPORTSDB_CACHE_DISK_MB", Default: "1024", Arg: "MIB", Commands: serveOnly,

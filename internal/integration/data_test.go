@@ -130,6 +130,7 @@ func endpointRequests(t testing.TB, st store.Records) []request {
 	team, league := p.pick(record.Team, "strTeam"), p.pick(record.League, "strLeague")
 	player, venue := p.pick(record.Player, "strPlayer"), p.pick(record.Venue, "strVenue")
 	event := p.pick(record.Event, "strEvent", past)
+	filename := p.pick(record.Event, "strFilename", past)
 	season := p.pick(record.Event, "strSeason")
 	seasonLeague := p.pick(record.Event, "idLeague", func(r record.Record) bool { return r.Str("strSeason") == season })
 	roundEvent := func(r record.Record) bool { return r.Str("intRound") != "" && r.Str("strSeason") == season }
@@ -184,7 +185,7 @@ func endpointRequests(t testing.TB, st store.Records) []request {
 	}
 	v2 := []string{
 		"search/league/" + seg(league), "search/player/" + seg(player), "search/player/" + seg(strings.ToLower(firstWord(player))),
-		"search/event/" + seg(event), "search/venue/" + seg(venue), "search/team/" + seg(team),
+		"search/event/" + seg(filename), "search/venue/" + seg(venue), "search/team/" + seg(team),
 		"search/team/" + seg(strings.ToUpper(firstWord(team))),
 		"lookup/league/" + p.pick(record.League, "idLeague"), "lookup/team/" + p.pick(record.Team, "idTeam"),
 		"lookup/player/" + p.pick(record.Player, "idPlayer"), "lookup/event/" + p.pick(record.Event, "idEvent"),

@@ -30,18 +30,22 @@ const (
 type Hub struct {
 	rd       Renderer
 	poll     time.Duration
+	pingGap  time.Duration // between two pings of idle streams
 	draining func() bool
 	log      *slog.Logger
 
-	mu      sync.Mutex
-	subs    int
-	gen     int // of the running watcher; a stopped one publishes nothing
-	cancel  context.CancelFunc
-	base    int64   // the window holds every event after base up to head
-	head    int64   // the feed has been read up to here
-	window  []Event // in cursor order
+	mu     sync.RWMutex // read by every stream a publish wakes, at once
+	subs   int
+	gen    int // of the running watcher; a stopped one publishes nothing
+	cancel context.CancelFunc
+	base   int64   // the window holds every event after base up to head
+	head   int64   // the feed has been read up to here
+	window []Event // in cursor order
+	// changed is closed and replaced at each publish, ping and stop: a stream waits on it
+	// alone, so that one wake-up of every stream takes no lock shared by all of them.
 	changed chan struct{}
-	stopped chan struct{} // closed when the server drains
+	pings   int64 // pings so far: one ticker for every stream
+	stopped bool  // the server drains
 }
 
 // NewHub returns a hub on the store of rd. draining, when it turns true, ends every stream.
@@ -53,7 +57,16 @@ func NewHub(rd Renderer, draining func() bool, log *slog.Logger) *Hub {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Hub{rd: rd, poll: poll, draining: draining, log: log, changed: make(chan struct{}), stopped: make(chan struct{})}
+	return &Hub{rd: rd, poll: poll, pingGap: DefaultPing, draining: draining, log: log,
+		changed: make(chan struct{})}
+}
+
+// SetPing sets how often idle streams send a ping comment (DefaultPing unless set); it holds
+// from the next time streams open on an idle hub.
+func (h *Hub) SetPing(d time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.pingGap = d
 }
 
 // subscribe counts a stream in, starting the watcher for the first one.
@@ -70,6 +83,7 @@ func (h *Hub) subscribe(ctx context.Context) error {
 		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		h.cancel = cancel
 		go h.watch(wctx, h.gen)
+		go h.ping(wctx, h.pingGap)
 	}
 	h.subs++
 	return nil
@@ -86,22 +100,25 @@ func (h *Hub) unsubscribe() {
 }
 
 // view is what a stream at pos sees: the events after it, the head they lead to, the
-// channel that closes at the next publish, and whether pos is behind the window.
+// channel that closes at the next publish, ping or stop, the pings so far, whether pos is
+// behind the window, and whether the server drains.
 type view struct {
-	events []Event
-	head   int64
-	wait   <-chan struct{}
-	behind bool
+	events  []Event
+	head    int64
+	wait    <-chan struct{}
+	pings   int64
+	behind  bool
+	stopped bool
 }
 
 func (h *Hub) after(pos int64) view {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	if pos < h.base {
-		return view{head: h.head, wait: h.changed, behind: true}
+		return view{head: h.head, wait: h.changed, pings: h.pings, behind: true, stopped: h.stopped}
 	}
 	i := sort.Search(len(h.window), func(i int) bool { return h.window[i].Cursor > pos })
-	return view{events: h.window[i:len(h.window):len(h.window)], head: h.head, wait: h.changed}
+	return view{events: h.window[i:len(h.window):len(h.window)], head: h.head, wait: h.changed, pings: h.pings, stopped: h.stopped}
 }
 
 // publish adds events read up to next, if the watcher of gen is still the running one.
@@ -117,8 +134,7 @@ func (h *Hub) publish(gen int, evs []Event, next int64) {
 		h.window = append([]Event(nil), h.window[n:]...)
 	}
 	h.head = next
-	close(h.changed)
-	h.changed = make(chan struct{})
+	h.wake()
 }
 
 // restart forgets the window when the feed expired under the watcher (it fell behind the
@@ -130,26 +146,44 @@ func (h *Hub) restart(gen int, latest int64) {
 		return
 	}
 	h.base, h.head, h.window = latest, latest, nil
-	close(h.changed)
-	h.changed = make(chan struct{})
+	h.wake()
 }
 
 func (h *Hub) cursor() int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	return h.head
 }
-
-// Stopped is closed once the server drains.
-func (h *Hub) Stopped() <-chan struct{} { return h.stopped }
 
 func (h *Hub) stop() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	select {
-	case <-h.stopped:
-	default:
-		close(h.stopped)
+	if !h.stopped {
+		h.stopped = true
+		h.wake()
+	}
+}
+
+// wake wakes every stream; h.mu is held.
+func (h *Hub) wake() {
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// ping wakes every idle stream for a ping every gap until ctx ends.
+func (h *Hub) ping(ctx context.Context, gap time.Duration) {
+	tick := time.NewTicker(gap)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		h.mu.Lock()
+		h.pings++
+		h.wake()
+		h.mu.Unlock()
 	}
 }
 

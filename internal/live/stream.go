@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -53,15 +54,32 @@ func hasKind(ks []*record.Kind, k *record.Kind) bool {
 	return false
 }
 
-// Stream is one open Server-Sent Events answer.
+// Stream is one open Server-Sent Events answer. On an HTTP/1 connection it takes the
+// connection over once the headers are out, so that an idle stream holds one small goroutine
+// and its socket, not the handler's goroutine, net/http's buffers and the request.
 type Stream struct {
 	hub    *Hub
-	w      http.ResponseWriter
-	rc     *http.ResponseController
 	filter Filter
-	ping   time.Duration
-	buf    []byte
+	// buf holds what the next flush writes, after chunkRoom bytes kept free for the chunk's
+	// size line.
+	buf []byte
+	// conn, once taken over from net/http; chunked: the answer is in chunks (HTTP/1.1).
+	conn    net.Conn
+	chunked bool
+	// w and rc write through net/http when the connection could not be taken over.
+	w  http.ResponseWriter
+	rc *http.ResponseController
 }
+
+const (
+	// chunkRoom fits a chunk's size line: up to 8 hex digits and CRLF.
+	chunkRoom = 10
+	// keepBuf is the largest buffer a stream keeps between writes; a bigger one (a catch-up)
+	// is let go.
+	keepBuf = 16 << 10
+	// writeTimeout ends a stream whose client stopped reading.
+	writeTimeout = 30 * time.Second
+)
 
 // SetHeaders writes the headers of a stream: no caching, no buffering in a proxy.
 func SetHeaders(h http.Header) {
@@ -89,27 +107,81 @@ func ParseCursor(s string) (int64, bool) {
 var ErrNotOpened = errors.New("stream not opened")
 
 // Serve streams events after since (FromOldest: from now on) until the client leaves, the
-// server drains, or a write fails. The caller has set the headers (SetHeaders) and any
-// other answer to the request is its own.
-func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, f Filter, since int64, ping time.Duration) error {
+// server drains, or a write fails; done (if not nil) is called once when it ends, or when it
+// could not open (ErrNotOpened, nothing written). The caller has set
+// the headers (SetHeaders) and any other answer to the request is its own.
+//
+// On an HTTP/1 connection Serve returns once the stream is open and the stream goes on in a
+// goroutine of its own, over the connection taken from net/http; otherwise (HTTP/2, a
+// ResponseWriter that cannot hand its connection over) it streams until the end.
+func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, r *http.Request, f Filter, since int64, done func()) error {
 	if err := h.subscribe(ctx); err != nil {
+		if done != nil {
+			done()
+		}
 		return fmt.Errorf("live: open stream: %w: %w", ErrNotOpened, err)
 	}
-	defer h.unsubscribe()
+	end := func() {
+		h.unsubscribe()
+		if done != nil {
+			done()
+		}
+	}
 	// From now on means from the head as the stream opens: a change committed after the
 	// client saw the stream open is after it.
 	pos := since
 	if pos == store.FromOldest {
 		pos = h.cursor()
 	}
-	s := &Stream{hub: h, w: w, rc: http.NewResponseController(w), filter: f, ping: ping}
-	// A stream outlives the server's read and write timeouts; errors mean the writer has no
-	// deadlines to clear.
-	_ = s.rc.SetReadDeadline(time.Time{})
-	_ = s.rc.SetWriteDeadline(time.Time{})
+	s := &Stream{hub: h, filter: f}
+	rc := http.NewResponseController(w)
 	w.WriteHeader(http.StatusOK)
-	// The client reconnects a second after the stream ends (a draining server ends them).
-	s.buf = append(s.buf, "retry: 1000\n\n"...)
+	conn, rw, err := rc.Hijack()
+	if err != nil {
+		// A stream outlives the server's read and write timeouts; errors mean the writer has
+		// no deadlines to clear.
+		defer end()
+		s.w, s.rc = w, rc
+		_ = rc.SetReadDeadline(time.Time{})
+		_ = rc.SetWriteDeadline(time.Time{})
+		return s.open(ctx, pos)
+	}
+	// net/http wrote the headers; it chose chunks for HTTP/1.1 (no length, no Transfer-Encoding
+	// set), an answer that ends with the connection before.
+	s.conn, s.chunked = conn, r.ProtoAtLeast(1, 1)
+	if rw.Reader.Buffered() > 0 {
+		// A request pipelined behind the stream's is never answered.
+		_, _ = rw.Reader.Discard(rw.Reader.Buffered())
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	go s.watchClose(cancel)
+	go func() {
+		defer end()
+		defer conn.Close()
+		defer cancel()
+		if err := s.open(sctx, pos); err != nil {
+			h.log.Warn("stream ended by a failure", "err", err)
+		}
+	}()
+	return nil
+}
+
+// watchClose cancels the stream when its client closes the connection (anything it sends
+// is ignored).
+func (s *Stream) watchClose(cancel context.CancelFunc) {
+	var b [1]byte
+	for {
+		if _, err := s.conn.Read(b[:]); err != nil {
+			cancel()
+			return
+		}
+	}
+}
+
+// open sends the retry delay and runs the stream. The client reconnects a second after the
+// stream ends (a draining server ends them).
+func (s *Stream) open(ctx context.Context, pos int64) error {
+	s.write("retry: 1000\n\n")
 	if err := s.flush(); err != nil {
 		return nil
 	}
@@ -117,12 +189,15 @@ func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, f Filter, since 
 }
 
 func (s *Stream) run(ctx context.Context, pos int64) error {
-	ping := time.NewTicker(s.ping)
-	defer ping.Stop()
 	// A cursor past the hub's head may be one the store never issued: the store says.
 	check := pos > s.hub.cursor()
+	pings := int64(-1)
 	for {
 		v := s.hub.after(pos)
+		if v.stopped {
+			s.end()
+			return nil
+		}
 		if v.behind || check {
 			check = false
 			next, err := s.catchUp(ctx, pos)
@@ -138,17 +213,17 @@ func (s *Stream) run(ctx context.Context, pos int64) error {
 		for _, ev := range v.events {
 			s.send(ev)
 		}
+		if pings >= 0 && v.pings != pings {
+			s.write(": ping\n\n")
+		}
+		pings = v.pings
 		pos = max(pos, v.head)
 		if err := s.flush(); err != nil {
 			return nil
 		}
 		select {
 		case <-v.wait:
-		case <-ping.C:
-			s.buf = append(s.buf, ": ping\n\n"...)
 		case <-ctx.Done():
-			return nil
-		case <-s.hub.Stopped():
 			return nil
 		}
 	}
@@ -163,7 +238,7 @@ func (s *Stream) catchUp(ctx context.Context, pos int64) (int64, error) {
 		if lerr != nil {
 			return 0, fmt.Errorf("live: stream: %w", lerr)
 		}
-		s.buf = appendSSE(s.buf, "reset", Event{Cursor: latest, Data: []byte(`{"cursor":"` + strconv.FormatInt(latest, 10) + `"}`)})
+		s.event("reset", Event{Cursor: latest, Data: []byte(`{"cursor":"` + strconv.FormatInt(latest, 10) + `"}`)})
 		return latest, nil
 	}
 	if err != nil {
@@ -181,18 +256,62 @@ func (s *Stream) catchUp(ctx context.Context, pos int64) (int64, error) {
 
 func (s *Stream) send(ev Event) {
 	if s.filter.keep(ev) {
-		s.buf = appendSSE(s.buf, s.filter.name(ev), ev)
+		s.event(s.filter.name(ev), ev)
 	}
 }
 
-func (s *Stream) flush() error {
+func (s *Stream) event(name string, ev Event) {
+	s.reserve()
+	s.buf = appendSSE(s.buf, name, ev)
+}
+
+func (s *Stream) write(text string) {
+	s.reserve()
+	s.buf = append(s.buf, text...)
+}
+
+// reserve keeps room for a chunk's size line at the start of an empty buffer.
+func (s *Stream) reserve() {
 	if len(s.buf) == 0 {
+		s.buf = append(s.buf[:0], make([]byte, chunkRoom)...)
+	}
+}
+
+// flush writes what the buffer holds, as one chunk on a connection taken over.
+func (s *Stream) flush() error {
+	if len(s.buf) <= chunkRoom {
 		return nil
 	}
-	_, err := s.w.Write(s.buf)
+	var err error
+	if s.conn == nil {
+		_, err = s.w.Write(s.buf[chunkRoom:])
+		if err == nil {
+			err = s.rc.Flush()
+		}
+	} else {
+		start := chunkRoom
+		if s.chunked {
+			var size [chunkRoom]byte
+			line := append(strconv.AppendInt(size[:0], int64(len(s.buf)-chunkRoom), 16), '\r', '\n')
+			start -= len(line)
+			copy(s.buf[start:], line)
+			s.buf = append(s.buf, '\r', '\n')
+		}
+		_ = s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+		_, err = s.conn.Write(s.buf[start:])
+	}
 	s.buf = s.buf[:0]
-	if err == nil {
-		err = s.rc.Flush()
+	if cap(s.buf) > keepBuf {
+		s.buf = nil
 	}
 	return err
+}
+
+// end closes the chunked answer of a connection taken over, so that the client sees a
+// complete answer when the server ends the stream.
+func (s *Stream) end() {
+	if s.conn != nil && s.chunked {
+		_ = s.conn.SetWriteDeadline(time.Now().Add(time.Second))
+		_, _ = s.conn.Write([]byte("0\r\n\r\n"))
+	}
 }

@@ -43,6 +43,8 @@ var (
 		map[string][]string{
 			"list":        {"idLeague", "strLeague", "strSport"},
 			"listPremium": {"idLeague", "strLeague", "strSport", "strLeagueAlternate"},
+			// v2 search/league.
+			"search2": {"idLeague", "strLeague", "strSport", "strBadge", "strCountry", "strCurrentSeason", "strGender"},
 		})
 
 	// Season of a league. idLeague is not sent by the seasons endpoints; the importer takes it
@@ -63,8 +65,9 @@ var (
 		key("idTeam"), []Index{name("strTeam"), list("strTeamAlternate"), ix("idLeague"), name("strLeague"), name("strSport"), name("strCountry"), name("strTeamShort")},
 		map[string][]string{
 			"search2": {"idTeam", "strTeam", "idLeague", "strLeague", "strBadge", "strCountry", "strGender", "strLocation", "strSport"},
-			// v2 list/teams: badges and colours, no alternate names or descriptions (ours).
-			"list2": {"idTeam", "strTeam", "strTeamShort", "strColour1", "strColour2", "strColour3", "idLeague", "strLeague", "strBadge", "strLogo", "strBanner", "strFanart1", "strEquipment", "strCountry", "strGender", "strSport"},
+			// v2 list/teams: the 14 fields of the public answer (badges and colours, no alternate
+			// names); their order is ours (internal/api/v2/README.md).
+			"list2": {"idTeam", "strTeam", "strTeamShort", "strColour1", "strColour2", "strColour3", "idLeague", "strLeague", "strBadge", "strLogo", "strBanner", "strFanart1", "strEquipment", "strCountry"},
 		})
 
 	Player = newKind("player",
@@ -76,11 +79,17 @@ var (
 			// v1 search summary; the API appends relevance.
 			"search":  {"idPlayer", "idTeam", "strPlayer", "strTeam", "strSport", "strThumb", "strCutout", "strNationality", "dateBorn", "strStatus", "strGender", "strPosition"},
 			"search2": {"idPlayer", "strPlayer", "idTeam", "strTeam", "dateBorn", "strThumb", "strSport"},
+			// v2 list/players.
+			"list2": {"idPlayer", "strPlayer", "idTeam", "strTeam", "strThumb", "strCutout", "strRender", "dateBorn", "strPosition"},
 		})
 
 	Venue = newKind("venue",
 		[]string{"idVenue", "idDupe", "strVenue", "intLoved", "strVenueAlternate", "strVenueSponsor", "strSport", "strDescriptionEN", "strArchitect", "intCapacity", "strCost", "strCountry", "strLocation", "strTimezone", "intFormedYear", "strFanart1", "strFanart2", "strFanart3", "strFanart4", "strThumb", "strLogo", "strMap", "strWebsite", "strFacebook", "strInstagram", "strTwitter", "strYoutube", "strCreativeCommons", "strLocked"},
-		key("idVenue"), []Index{name("strVenue"), list("strVenueAlternate")}, nil)
+		key("idVenue"), []Index{name("strVenue"), list("strVenueAlternate")},
+		map[string][]string{
+			// v2 search/venue.
+			"search2": {"idVenue", "strVenue", "strLocation", "strCountry", "strThumb", "strSport"},
+		})
 
 	Event = newKind("event",
 		[]string{"idEvent", "idAPIfootball", "strTimestamp", "strEvent", "strEventAlternate", "strFilename", "strSport", "idLeague", "strLeague", "strLeagueBadge", "strSeason", "strDescriptionEN", "strHomeTeam", "strAwayTeam", "intHomeScore", "intHomeScoreExtra", "intAwayScoreExtra", "intRound", "intAwayScore", "intSpectators", "strOfficial", "strWeather", "dateEvent", "dateEventLocal", "strTime", "strTimeLocal", "strGroup", "idHomeTeam", "strHomeTeamBadge", "idAwayTeam", "strAwayTeamBadge", "intScore", "intScoreVotes", "strResult", "idVenue", "strVenue", "strCountry", "strCity", "strPoster", "strSquare", "strFanart", "strThumb", "strBanner", "strMap", "strTweet1", "strVideo", "strStatus", "strPostponed", "strLocked"},
@@ -88,6 +97,10 @@ var (
 		[]Index{ix("idLeague"), ix("strSeason"), ix("idHomeTeam"), ix("idAwayTeam"), ix("idVenue"), ix("strTimestamp"), ix("dateEvent"), ix("intRound"), name("strSport"), name("strLeague"), name("strEvent"), name("strFilename")},
 		map[string][]string{
 			"summary": {"idEvent", "strEvent", "strEventAlternate", "strSeason", "idLeague", "strLeague", "strLeagueBadge", "strSport", "strHomeTeam", "strAwayTeam", "idHomeTeam", "idAwayTeam", "intRound", "intHomeScore", "intAwayScore", "strTimestamp", "dateEvent", "dateEventLocal", "strTime", "strTimeLocal", "strHomeTeamBadge", "strAwayTeamBadge", "strVenue", "strCountry", "strThumb", "strPoster", "strVideo", "strPostponed", "strFilename", "strStatus"},
+			// v2 schedule/*: the summary with idVenue.
+			"schedule2": {"idEvent", "strEvent", "strEventAlternate", "strSeason", "idLeague", "strLeague", "strLeagueBadge", "strSport", "strHomeTeam", "strAwayTeam", "idHomeTeam", "idAwayTeam", "intRound", "intHomeScore", "intAwayScore", "strTimestamp", "dateEvent", "dateEventLocal", "strTime", "strTimeLocal", "strHomeTeamBadge", "strAwayTeamBadge", "idVenue", "strVenue", "strCountry", "strThumb", "strPoster", "strVideo", "strPostponed", "strFilename", "strStatus"},
+			// v2 schedule/full/team: 27 fields, without season, league badge, alternate name or video.
+			"fullSchedule2": {"idEvent", "strEvent", "idLeague", "strLeague", "strSport", "strHomeTeam", "strAwayTeam", "idHomeTeam", "idAwayTeam", "intRound", "intHomeScore", "intAwayScore", "strTimestamp", "dateEvent", "dateEventLocal", "strTime", "strTimeLocal", "strHomeTeamBadge", "strAwayTeamBadge", "idVenue", "strVenue", "strCountry", "strThumb", "strPoster", "strPostponed", "strFilename", "strStatus"},
 		})
 
 	Standing = newKind("standing",

@@ -70,10 +70,11 @@ type cacheEntry struct {
 	elem       *list.Element
 	gzOnce     sync.Once
 	byteLen    int // memory the entry holds
-	// reads are the kinds the answer read, and cursor the change feed's as it was computed;
-	// tracked says both are known (cachefeed.go).
+	// reads are the kinds the answer read as a whole, deps the records it read by id or by
+	// equality conditions, and cursor the change feed's as it was computed; tracked says
+	// they are known (cachefeed.go).
 	reads   kindMask
-	gets    []recordKey
+	deps    []dep
 	cursor  int64
 	tracked bool
 }
@@ -107,6 +108,11 @@ type responseCache struct {
 	refreshes func()
 	// feed, when set, keeps the answers a change of data did not touch (cachefeed.go).
 	feed *feedTracker
+	// wait, when set, gives a request the deadline it waits for its answer with, its own
+	// computation's or another request's (a flight), in place of the request's deadline,
+	// which still bounds the reads of the data version and the feed (serve --upstream:
+	// waitForUpstream). The computation bounds each of its store reads itself.
+	wait func(*http.Request) (*http.Request, func())
 }
 
 // newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
@@ -144,7 +150,13 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 		respond.Error(w, r, fmt.Errorf("read the data version: %w", err))
 		return
 	}
-	r = c.feedStamp(r, version)
+	short := r.Context()
+	if c.wait != nil {
+		var stop func()
+		r, stop = c.wait(r)
+		defer stop()
+	}
+	r = c.feedStamp(short, r, version)
 	var f *flight
 	if len(key) <= maxCacheKey {
 		if e, refresh := c.get(key, version); e != nil {

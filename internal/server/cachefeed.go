@@ -13,15 +13,22 @@ import (
 	"sportsdb/internal/store"
 )
 
-// A data version that moved does not make every cached answer stale: only those that read
-// a kind of record that changed. While an answer is computed, the store it reads through
-// (readTracking) notes the kinds it reads; the answer is kept with that set and with the
-// feed cursor the cache had reached before computing. When the data version moves, the
-// cache reads the change feed once (feedTracker.sync) and notes, per kind, the cursor of its
-// last change; an entry of an older version whose kinds have not changed since its cursor
-// is still right, and is served. Live scores changing every few seconds then leave the
-// answers about teams, players and past events in the cache. A feed that cannot be read
-// (or has expired under the cache) makes every kind changed, which is the old rule.
+// A data version that moved does not make every cached answer stale: only those a change
+// could touch. While an answer is computed, the store it reads through (readTracking) notes
+// what it reads: a record by id depends on that record; a Find with equality conditions
+// (idLeague=4328, dateEvent=D, idHomeTeam=X or idAwayTeam=X) depends on the records that meet
+// them (a dep); any other read (a search, a range, a scan, a count) on its whole kind. The
+// answer is kept with those and with the feed cursor the cache had reached before computing.
+// When the data version moves, the cache reads the change feed once (feedTracker.sync) and
+// notes, per kind, the cursor of its last change, and per record id and per index value
+// (store.Change.Keys: the record's values before and after the change) the cursor of the
+// last change that named it. An entry of an older version is still right when no kind it
+// depends on as a whole changed since its cursor, and no dep of it was met: a dep is met when
+// each of its conditions names a value some later change had before or after, or when a
+// change of its kind did not say its values (a replace, a very large write). A live score
+// changing leaves the answers about other leagues, teams, days and past events in the cache;
+// an event moved from league A to league B refreshes the answers about both. A feed that
+// cannot be read (or has expired under the cache) makes every kind changed, the old rule.
 
 // kindMask is a set of record kinds, one bit per position in record.Kinds.
 type kindMask uint64
@@ -34,52 +41,109 @@ var kindBits = func() map[*record.Kind]kindMask {
 	return m
 }()
 
-// readSet collects the kinds one computation reads, and the records it read by id: an
-// answer that only looked up event 5 depends on event 5, not on every event.
+// dep is an answer's dependence on the records of a kind that meet every clause; a clause is
+// met by a record holding any of its keys. byID: the one clause is the record's id, which
+// every change names, so a change that does not say its values does not meet it.
+type dep struct {
+	kind    *record.Kind
+	clauses [][]store.IndexKey
+	byID    bool
+}
+
+// idColumn is the key a change names its record's id with; index columns have a prefix.
+const idColumn = "id"
+
+// readSet collects the kinds one computation reads as a whole, and its deps.
 type readSet struct {
 	mask atomic.Uint64
 	mu   sync.Mutex
-	gets []recordKey // nil once there were more than maxGets: their kinds are in mask
+	deps []dep // nil once there were more than maxDeps: their kinds are in mask
 }
 
-// maxGets records read by id are kept per answer; more depend on their whole kinds.
-const maxGets = 8
+// maxDeps deps are kept per answer; past that, the answer depends on their whole kinds.
+const maxDeps = 16
 
-type recordKey struct {
-	kind *record.Kind
-	id   string
-}
-
-// noteGet notes a record read by id.
-func noteGet(ctx context.Context, k *record.Kind, id string) {
+// noteDep notes a read that depends on the records meeting d only.
+func noteDep(ctx context.Context, d dep) {
 	rs, _ := ctx.Value(readSetKey{}).(*readSet)
 	if rs == nil {
 		return
 	}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.gets != nil && len(rs.gets) < maxGets {
-		rs.gets = append(rs.gets, recordKey{k, id})
+	if rs.deps != nil && len(rs.deps) < maxDeps {
+		rs.deps = append(rs.deps, d)
 		return
 	}
-	for _, g := range rs.gets {
-		noteRead(ctx, g.kind)
+	for _, old := range rs.deps {
+		noteRead(ctx, old.kind)
 	}
-	rs.gets = nil
-	noteRead(ctx, k)
+	rs.deps = nil
+	noteRead(ctx, d.kind)
 }
 
-// done returns the kinds and records read.
-func (rs *readSet) done() (kindMask, []recordKey) {
+// noteGet notes a record read by id.
+func noteGet(ctx context.Context, k *record.Kind, id string) {
+	noteDep(ctx, dep{kind: k, clauses: [][]store.IndexKey{{{Column: idColumn, Value: id}}}, byID: true})
+}
+
+// noteFind notes a query: a dep when its equality conditions bound the records it can
+// select, else its whole kind.
+func noteFind(ctx context.Context, q store.Query) {
+	var clauses [][]store.IndexKey
+	for _, c := range q.Where {
+		// A condition that is not an equality narrows nothing here and is left out: the
+		// records the others select still include every record the query can select.
+		if keys, ok := clauseOf(q.Kind, c); ok {
+			clauses = append(clauses, keys)
+		}
+	}
+	if len(clauses) == 0 {
+		noteRead(ctx, q.Kind)
+		return
+	}
+	noteDep(ctx, dep{kind: q.Kind, clauses: clauses})
+}
+
+// clauseOf is the keys of which a record that meets c holds one: its equality, or the
+// equalities of all its alternatives; false when c is not made of equalities alone.
+func clauseOf(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
+	if len(c.Or) > 0 {
+		var keys []store.IndexKey
+		for _, sub := range c.Or {
+			more, ok := clauseOf(k, sub)
+			if !ok {
+				return nil, false
+			}
+			keys = append(keys, more...)
+		}
+		return keys, true
+	}
+	if c.Op != store.Eq || c.Norm == record.List {
+		return nil, false
+	}
+	ix, ok := k.IndexOf(c.Field, c.Norm)
+	if !ok {
+		return nil, false
+	}
+	v := c.Value
+	if c.Norm != record.Exact {
+		v = record.Fold(v) // as the store compares it (sqlstore.Builder.cond)
+	}
+	return []store.IndexKey{{Column: ix.Column(), Value: v}}, true
+}
+
+// done returns the kinds read as a whole and the deps.
+func (rs *readSet) done() (kindMask, []dep) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	return kindMask(rs.mask.Load()), rs.gets
+	return kindMask(rs.mask.Load()), rs.deps
 }
 
 type readSetKey struct{}
 
 func withReadSet(ctx context.Context) (context.Context, *readSet) {
-	rs := &readSet{gets: make([]recordKey, 0, 2)}
+	rs := &readSet{deps: make([]dep, 0, 2)}
 	return context.WithValue(ctx, readSetKey{}, rs), rs
 }
 
@@ -100,12 +164,12 @@ func noteRead(ctx context.Context, k *record.Kind) {
 	}
 }
 
-// readTracking is the store the APIs read through: it notes each kind read in the
-// computation's readSet.
+// readTracking is the store the APIs read through: it notes each read in the computation's
+// readSet.
 type readTracking struct{ store.Records }
 
 func (s readTracking) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
-	noteRead(ctx, q.Kind)
+	noteFind(ctx, q)
 	return s.Records.Find(ctx, q)
 }
 
@@ -133,20 +197,41 @@ type feedTracker struct {
 	version int64
 	cursor  int64
 	changed [64]int64 // per kind bit: the cursor of its last change seen
-	// ids are the cursors of the last changes of records, for every change after idsFrom;
-	// at maxIDs it starts over, and answers older than idsFrom that read by id are stale.
-	ids     map[recordKey]int64
-	idsFrom int64
+	blind   [64]int64 // per kind bit: the cursor of its last change that did not say its keys
+	// keys are the cursors of the last changes that named a record id or index value, for
+	// every change after keysFrom; at maxKeys it starts over, and answers older than
+	// keysFrom that have deps are stale.
+	keys     map[trackedKey]int64
+	keysFrom int64
 }
 
-// maxIDs bounds the records whose last change the tracker remembers.
-const maxIDs = 100_000
+type trackedKey struct {
+	kind *record.Kind
+	key  store.IndexKey
+}
 
-func (f *feedTracker) noteID(key recordKey, cursor int64) {
-	if f.ids == nil || len(f.ids) >= maxIDs {
-		f.ids, f.idsFrom = map[recordKey]int64{}, cursor-1
+// maxKeys bounds the ids and index values whose last change the tracker remembers.
+const maxKeys = 100_000
+
+// note takes one change in.
+func (f *feedTracker) note(c store.Change) {
+	bit := bitIndex(kindBits[c.Kind])
+	f.changed[bit] = c.Cursor
+	if !c.Bounded {
+		f.blind[bit] = c.Cursor
 	}
-	f.ids[key] = cursor
+	if f.keys == nil || len(f.keys)+len(c.Keys)+1 > maxKeys {
+		f.forget(c.Cursor - 1)
+	}
+	f.keys[trackedKey{c.Kind, store.IndexKey{Column: idColumn, Value: c.ID}}] = c.Cursor
+	for _, k := range c.Keys {
+		f.keys[trackedKey{c.Kind, k}] = c.Cursor
+	}
+}
+
+// forget drops the keys remembered: answers with deps from before cursor are stale.
+func (f *feedTracker) forget(cursor int64) {
+	f.keys, f.keysFrom = map[trackedKey]int64{}, cursor
 }
 
 // sync brings the tracker up to version and returns the cursor that covers it; an answer
@@ -164,7 +249,6 @@ func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
 		}
 		f.cursor, f.version, f.synced = latest, version, true
 		f.changeAll(latest)
-		f.ids, f.idsFrom = map[recordKey]int64{}, latest
 		return f.cursor, nil
 	}
 	for {
@@ -176,15 +260,13 @@ func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
 			}
 			f.cursor = latest
 			f.changeAll(latest)
-			f.ids, f.idsFrom = map[recordKey]int64{}, latest
 			break
 		}
 		if err != nil {
 			return 0, fmt.Errorf("read the change feed: %w", err)
 		}
 		for _, c := range cs {
-			f.changed[bitIndex(kindBits[c.Kind])] = c.Cursor
-			f.noteID(recordKey{c.Kind, c.ID}, c.Cursor)
+			f.note(c)
 		}
 		f.cursor = next
 		if len(cs) < 1000 {
@@ -198,26 +280,47 @@ func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
 // changeAll makes every kind changed at cursor: no older entry survives.
 func (f *feedTracker) changeAll(cursor int64) {
 	for i := range f.changed {
-		f.changed[i] = cursor
+		f.changed[i], f.blind[i] = cursor, cursor
 	}
+	f.forget(cursor)
 }
 
-// unchangedAt says whether, as far as the feed is read for version, no kind of reads and
-// no record of gets changed after cursor.
-func (f *feedTracker) unchangedAt(reads kindMask, gets []recordKey, cursor, version int64) bool {
+// unchangedAt says whether, as far as the feed is read for version, no kind of reads
+// changed after cursor and no dep was met by a change after it.
+func (f *feedTracker) unchangedAt(reads kindMask, deps []dep, cursor, version int64) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !f.synced || f.version < version || (len(gets) > 0 && cursor < f.idsFrom) {
+	if !f.synced || f.version < version || (len(deps) > 0 && cursor < f.keysFrom) {
 		return false
-	}
-	for _, g := range gets {
-		if f.ids[g] > cursor {
-			return false
-		}
 	}
 	for i := range f.changed {
 		if reads&(1<<i) != 0 && f.changed[i] > cursor {
 			return false
+		}
+	}
+	for _, d := range deps {
+		if f.met(d, cursor) {
+			return false
+		}
+	}
+	return true
+}
+
+// met says whether a change after cursor may have touched the records of d.
+func (f *feedTracker) met(d dep, cursor int64) bool {
+	if !d.byID && f.blind[bitIndex(kindBits[d.kind])] > cursor {
+		return true
+	}
+	for _, clause := range d.clauses {
+		hit := false
+		for _, k := range clause {
+			if f.keys[trackedKey{d.kind, k}] > cursor {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false // no change after cursor meets this condition
 		}
 	}
 	return true
@@ -232,14 +335,14 @@ func bitIndex(b kindMask) int {
 	return 63
 }
 
-// feedStamp brings the feed tracker up to version and gives the request the cursor its
-// answer will reflect. A feed that cannot be read leaves the request unstamped: its answer
-// is kept for its version only.
-func (c *responseCache) feedStamp(r *http.Request, version int64) *http.Request {
+// feedStamp brings the feed tracker up to version, reading within ctx, and gives the
+// request the cursor its answer will reflect. A feed that cannot be read leaves the request
+// unstamped: its answer is kept for its version only.
+func (c *responseCache) feedStamp(ctx context.Context, r *http.Request, version int64) *http.Request {
 	if c.feed == nil {
 		return r
 	}
-	cursor, err := c.feed.sync(r.Context(), version)
+	cursor, err := c.feed.sync(ctx, version)
 	if err != nil {
 		c.warnOnce.Do(func() { c.warn("cached answers are kept for one data version only", err) })
 		return r
@@ -249,16 +352,16 @@ func (c *responseCache) feedStamp(r *http.Request, version int64) *http.Request 
 
 type stampKey struct{}
 
-// stampEntry keeps with e the kinds it read and the cursor its request was stamped with.
+// stampEntry keeps with e what it read and the cursor its request was stamped with.
 func stampEntry(e *cacheEntry, ctx context.Context, reads *readSet) {
 	if cursor, ok := ctx.Value(stampKey{}).(int64); ok {
-		e.reads, e.gets = reads.done()
+		e.reads, e.deps = reads.done()
 		e.cursor, e.tracked = cursor, true
 	}
 }
 
 // stillRight says whether an entry of another data version is still the answer at version:
-// the tracker has read the feed up to version, and no kind the entry read changed after it.
+// the tracker has read the feed up to version, and nothing the entry read changed after it.
 func (c *responseCache) stillRight(e *cacheEntry, version int64) bool {
-	return c.feed != nil && e.tracked && c.feed.unchangedAt(e.reads, e.gets, e.cursor, version)
+	return c.feed != nil && e.tracked && c.feed.unchangedAt(e.reads, e.deps, e.cursor, version)
 }

@@ -6,38 +6,85 @@ import (
 	"testing"
 
 	"sportsdb/internal/record"
+	"sportsdb/internal/store"
 )
 
-// Up to maxGets records read by id are kept as such; past that, every one of them depends
-// on its whole kind.
-func TestReadSetPromotesManyGets(t *testing.T) {
+// Up to maxDeps reads by id or by equality are kept as such; past that, every one of them
+// depends on its whole kind. A query without an equality depends on its whole kind.
+func TestReadSetPromotesManyDeps(t *testing.T) {
 	ctx, rs := withReadSet(context.Background())
 	noteGet(ctx, record.Team, "1")
 	noteRead(ctx, record.LiveScore)
-	mask, gets := rs.done()
-	if mask != kindBits[record.LiveScore] || len(gets) != 1 || gets[0] != (recordKey{record.Team, "1"}) {
-		t.Fatalf("one get: mask %b gets %v", mask, gets)
+	noteFind(ctx, store.Query{Kind: record.Season, Where: []store.Cond{{Field: "strSeason", Op: store.Ge, Value: "2020"}}})
+	mask, deps := rs.done()
+	if mask != kindBits[record.LiveScore]|kindBits[record.Season] || len(deps) != 1 || deps[0].kind != record.Team {
+		t.Fatalf("one get: mask %b deps %v", mask, deps)
 	}
-	for i := range maxGets {
-		noteGet(ctx, record.Event, fmt.Sprint(i))
+	for i := range maxDeps {
+		noteFind(ctx, store.Query{Kind: record.Event, Where: []store.Cond{{Field: "idLeague", Value: fmt.Sprint(i)}}})
 	}
-	mask, gets = rs.done()
-	if want := kindBits[record.LiveScore] | kindBits[record.Team] | kindBits[record.Event]; mask != want || gets != nil {
-		t.Fatalf("many gets: mask %b gets %v, want mask %b and no gets", mask, gets, want)
+	mask, deps = rs.done()
+	if want := kindBits[record.LiveScore] | kindBits[record.Season] | kindBits[record.Team] | kindBits[record.Event]; mask != want || deps != nil {
+		t.Fatalf("many deps: mask %b deps %v, want mask %b and no deps", mask, deps, want)
 	}
 }
 
-// An answer older than the records the tracker remembers, which read by id, is stale.
-func TestFeedTrackerForgetsOldRecords(t *testing.T) {
-	f := &feedTracker{synced: true, version: 1, ids: map[recordKey]int64{}}
-	for c := int64(1); c <= maxIDs+1; c++ {
-		f.noteID(recordKey{record.Event, fmt.Sprint(c)}, c)
+// The clauses of a query are its equalities, folded as the store compares them; an
+// alternative of equalities is one clause, and a condition of another operator is left out.
+func TestFindClauses(t *testing.T) {
+	ctx, rs := withReadSet(context.Background())
+	noteFind(ctx, store.Query{Kind: record.Event, Where: []store.Cond{
+		{Or: []store.Cond{{Field: "idHomeTeam", Value: "1"}, {Field: "idAwayTeam", Value: "1"}}},
+		{Field: "strSport", Norm: record.Name, Value: "Soccer"},
+		{Field: "strTimestamp", Op: store.Ge, Value: "2026"},
+	}})
+	_, deps := rs.done()
+	want := "[[{c_idhometeam 1} {c_idawayteam 1}] [{n_strsport soccer}]]"
+	if len(deps) != 1 || fmt.Sprint(deps[0].clauses) != want {
+		t.Fatalf("deps %v; want clauses %s", deps, want)
 	}
-	gets := []recordKey{{record.Team, "1"}}
-	if f.unchangedAt(0, gets, 1, 1) {
-		t.Error("an answer from before the remembered records is taken as unchanged")
+}
+
+// A dep is met when every clause names a value a later change had, before or after; a change
+// that did not say its values meets every dep of its kind but those by id.
+func TestFeedTrackerMeetsDeps(t *testing.T) {
+	f := &feedTracker{synced: true, version: 1}
+	f.changeAll(0)
+	league := func(id string) dep {
+		return dep{kind: record.Event, clauses: [][]store.IndexKey{{{Column: "c_idleague", Value: id}}, {{Column: "c_strseason", Value: "2025"}}}}
 	}
-	if !f.unchangedAt(0, gets, maxIDs, 1) || f.unchangedAt(0, []recordKey{{record.Event, fmt.Sprint(maxIDs + 1)}}, maxIDs, 1) {
+	byID := dep{kind: record.Event, clauses: [][]store.IndexKey{{{Column: idColumn, Value: "9"}}}, byID: true}
+	f.note(store.Change{Cursor: 1, Kind: record.Event, ID: "5", Bounded: true, Keys: []store.IndexKey{
+		{Column: "c_idleague", Value: "1"}, {Column: "c_idleague", Value: "2"}, {Column: "c_strseason", Value: "2025"}}})
+	for _, tc := range []struct {
+		d    dep
+		want bool
+	}{{league("1"), true}, {league("2"), true}, {league("3"), false}, {byID, false}} {
+		if got := f.unchangedAt(0, []dep{tc.d}, 0, 1); got == tc.want {
+			t.Errorf("%v after a move from league 1 to 2: unchanged %v", tc.d.clauses, got)
+		}
+	}
+	f.note(store.Change{Cursor: 2, Kind: record.Event, ID: "6"})
+	if f.unchangedAt(0, []dep{league("3")}, 1, 1) || !f.unchangedAt(0, []dep{byID}, 1, 1) {
+		t.Error("a change without keys: want every dep of its kind met but those by another id")
+	}
+}
+
+// An answer older than the keys the tracker remembers, which has deps, is stale.
+func TestFeedTrackerForgetsOldKeys(t *testing.T) {
+	f := &feedTracker{synced: true, version: 1}
+	f.changeAll(0)
+	for c := int64(1); c <= maxKeys+1; c++ {
+		f.note(store.Change{Cursor: c, Kind: record.Event, ID: fmt.Sprint(c), Bounded: true})
+	}
+	get := func(id string) []dep {
+		return []dep{{kind: record.Team, clauses: [][]store.IndexKey{{{Column: idColumn, Value: id}}}, byID: true}}
+	}
+	if f.unchangedAt(0, get("1"), 1, 1) {
+		t.Error("an answer from before the remembered keys is taken as unchanged")
+	}
+	evt := []dep{{kind: record.Event, clauses: [][]store.IndexKey{{{Column: idColumn, Value: fmt.Sprint(maxKeys + 1)}}}, byID: true}}
+	if !f.unchangedAt(0, get("1"), maxKeys, 1) || f.unchangedAt(0, evt, maxKeys, 1) {
 		t.Error("the remembered records are not told apart")
 	}
 }

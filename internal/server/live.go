@@ -2,9 +2,14 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -12,43 +17,165 @@ import (
 	"sportsdb/internal/api/respond"
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/live"
+	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
-// Open streams allowed per key, by tier (DECISIONS section 9).
-var streamLimits = live.OpenStreams
-
 // liveState is the server's side of the change feed: the hub its streams share and the
 // count of open streams per key.
 type liveState struct {
-	hub  *live.Hub
-	ping time.Duration
+	hub    *live.Hub
+	limits map[store.Tier]int // open streams per key, by tier
+	// leaser, when the limiter has one (Redis), counts the streams of every replica; leases
+	// are named replica-n.
+	leaser  StreamLeaser
+	replica string
+	log     *slog.Logger
 
-	mu   sync.Mutex
-	open map[string]int // by key hash
+	mu      sync.Mutex
+	open    map[string]int                 // by key hash: the streams open here
+	leases  map[string]map[string]struct{} // by key hash: this replica's leases in Redis
+	next    uint64                         // number of the next lease
+	renewal chan struct{}                  // closed to stop the renewal of the leases; nil when none run
+	// renewing keeps a release from crossing a renewal, which would count a closed stream again.
+	renewing sync.Mutex
+}
+
+// StreamLeaser counts the open streams of each key for every replica sharing it
+// (ratelimit.Redis): a lease per stream, renewed while it is open, so that the streams of a
+// replica that stopped without closing them expire.
+type StreamLeaser interface {
+	AcquireStream(ctx context.Context, id, lease string, limit int) (bool, error)
+	RefreshStreams(ctx context.Context, held map[string][]string) error
+	ReleaseStream(ctx context.Context, id, lease string) error
 }
 
 func newLiveState(s *Server) *liveState {
 	rd := live.Renderer{Src: s.cfg.Store, View: v2.RecordView}
-	return &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), ping: live.DefaultPing, open: map[string]int{}}
+	limits := s.cfg.OpenStreams
+	if limits == nil {
+		limits = live.OpenStreams
+	}
+	l := &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, log: s.cfg.Logger,
+		open: map[string]int{}, leases: map[string]map[string]struct{}{}}
+	if sl, ok := s.cfg.Limiter.(StreamLeaser); ok {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		l.leaser, l.replica = sl, hex.EncodeToString(b)
+	}
+	return l
 }
 
-// reserve takes one of the key's stream slots; release gives it back.
-func (l *liveState) reserve(k store.Key) (release func(), ok bool) {
+// reserve takes one of the key's stream slots; release gives it back. With a leaser the
+// slots are shared by every replica; while it cannot answer (Redis unreachable) each replica
+// counts its own streams.
+func (l *liveState) reserve(ctx context.Context, k store.Key) (release func(), ok bool) {
+	limit := l.limits[k.Tier]
+	if l.leaser != nil {
+		l.mu.Lock()
+		l.next++
+		lease := l.replica + "-" + strconv.FormatUint(l.next, 10)
+		l.mu.Unlock()
+		ok, err := l.leaser.AcquireStream(ctx, k.Hash, lease, limit)
+		if err == nil {
+			if !ok {
+				return nil, false
+			}
+			l.mu.Lock()
+			l.count(k.Hash, 1)
+			l.hold(k.Hash, lease)
+			l.mu.Unlock()
+			return func() { l.releaseLease(k.Hash, lease) }, true
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.open[k.Hash] >= streamLimits[k.Tier] {
+	if l.open[k.Hash] >= limit {
 		return nil, false
 	}
-	l.open[k.Hash]++
+	l.count(k.Hash, 1)
 	return func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		if l.open[k.Hash]--; l.open[k.Hash] <= 0 {
-			delete(l.open, k.Hash)
-		}
+		l.count(k.Hash, -1)
 	}, true
+}
+
+// count moves the streams open here for a key; l.mu is held.
+func (l *liveState) count(id string, by int) {
+	if l.open[id] += by; l.open[id] <= 0 {
+		delete(l.open, id)
+	}
+}
+
+// hold records a lease taken, starting the renewal with the first; l.mu is held.
+func (l *liveState) hold(id, lease string) {
+	if l.leases[id] == nil {
+		l.leases[id] = map[string]struct{}{}
+	}
+	l.leases[id][lease] = struct{}{}
+	if l.renewal == nil {
+		l.renewal = make(chan struct{})
+		go l.renew(l.renewal)
+	}
+}
+
+func (l *liveState) releaseLease(id, lease string) {
+	l.mu.Lock()
+	l.count(id, -1)
+	delete(l.leases[id], lease)
+	if len(l.leases[id]) == 0 {
+		delete(l.leases, id)
+	}
+	if len(l.leases) == 0 && l.renewal != nil {
+		close(l.renewal)
+		l.renewal = nil
+	}
+	l.mu.Unlock()
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
+	// Unreachable Redis: the lease expires there by itself.
+	_ = l.leaser.ReleaseStream(context.Background(), id, lease)
+}
+
+// renew refreshes the leases held every third of their lifetime until stop closes.
+func (l *liveState) renew(stop chan struct{}) {
+	tick := time.NewTicker(ratelimit.StreamLeaseTTL / 3)
+	defer tick.Stop()
+	failing := false
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		l.renewing.Lock()
+		l.mu.Lock()
+		held := make(map[string][]string, len(l.leases))
+		for id, leases := range l.leases {
+			for lease := range leases {
+				held[id] = append(held[id], lease)
+			}
+		}
+		l.mu.Unlock()
+		err := l.leaser.RefreshStreams(context.Background(), held)
+		l.renewing.Unlock()
+		if err != nil && !failing {
+			l.log.Warn("streams: renew the leases of open streams", "err", err)
+		}
+		failing = err != nil
+	}
+}
+
+// ParseOpenStreams reads "premium:5,business:10", the event streams a key of each paying tier
+// may hold open at once; a tier not named keeps its live.OpenStreams default.
+func ParseOpenStreams(s string) (map[store.Tier]int, error) {
+	out, ok := parseTierCounts(s, live.OpenStreams)
+	if !ok {
+		return nil, fmt.Errorf("open streams %q: want tier:streams pairs of premium and business, like premium:5,business:10", s)
+	}
+	return out, nil
 }
 
 // liveWords are the first segments of live paths with the key in X-API-KEY.
@@ -146,23 +273,25 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 		s.fail(w, r, err)
 		return
 	}
-	release, ok := s.live.reserve(k)
+	release, ok := s.live.reserve(setup, k)
 	if !ok {
 		s.fail(w, r, respond.WithCode(http.StatusTooManyRequests, "Too many open streams for this key", nil))
 		return
 	}
-	defer release()
 	if !s.admit(w, r.WithContext(setup), k) {
+		release()
 		return
 	}
 	live.SetHeaders(w.Header())
 	if r.Method == http.MethodHead || s.Draining() {
+		release()
 		// A draining server sends only the retry delay: the client reconnects elsewhere.
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte("retry: 1000\n\n"))
 		return
 	}
-	err = s.live.hub.Serve(r.Context(), w, f, since, s.live.ping)
+	// The slot is given back when the stream ends, which may be after this handler returns.
+	err = s.live.hub.Serve(r.Context(), w, r, f, since, release)
 	switch {
 	case errors.Is(err, live.ErrNotOpened):
 		s.fail(w, r, respond.Internal(err))
@@ -200,4 +329,4 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 
 // SetStreamPing sets how often idle streams send a ping comment (live.DefaultPing unless
 // set); call it before serving.
-func (s *Server) SetStreamPing(d time.Duration) { s.live.ping = d }
+func (s *Server) SetStreamPing(d time.Duration) { s.live.hub.SetPing(d) }

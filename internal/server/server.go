@@ -53,6 +53,9 @@ type Config struct {
 	CORSOrigins []string
 	// Limits are the requests per rolling minute of each tier; nil means DefaultLimits.
 	Limits map[store.Tier]int
+	// OpenStreams are the event streams a key of each tier may hold open at once; nil means
+	// live.OpenStreams.
+	OpenStreams map[store.Tier]int
 	// CacheBytes bounds the memory of the response cache (default 64 MiB).
 	CacheBytes int
 	// CacheDir is where large cached answers are kept as files (default: the system's
@@ -93,23 +96,34 @@ var DefaultLimits = map[store.Tier]int{
 
 // ParseLimits reads "free:30,premium:100,business:120"; tiers not named keep their default.
 func ParseLimits(s string) (map[store.Tier]int, error) {
+	out, ok := parseTierCounts(s, DefaultLimits)
+	if !ok {
+		return nil, fmt.Errorf("limits %q: want tier:requests-per-minute pairs, like free:30,premium:100", s)
+	}
+	return out, nil
+}
+
+// parseTierCounts reads "tier:n,tier:n" (each n at least 1) over a copy of defaults; only
+// tiers that defaults holds may be named.
+func parseTierCounts(s string, defaults map[store.Tier]int) (map[store.Tier]int, bool) {
 	out := map[store.Tier]int{}
-	for t, n := range DefaultLimits {
+	for t, n := range defaults {
 		out[t] = n
 	}
 	if strings.TrimSpace(s) == "" {
-		return out, nil
+		return out, true
 	}
 	for _, part := range strings.Split(s, ",") {
 		name, num, ok := strings.Cut(strings.TrimSpace(part), ":")
 		tier, known := store.ParseTier(strings.TrimSpace(name))
+		_, has := defaults[tier]
 		n, err := strconv.Atoi(strings.TrimSpace(num))
-		if !ok || !known || err != nil || n < 1 {
-			return nil, fmt.Errorf("limits %q: want tier:requests-per-minute pairs, like free:30,premium:100", s)
+		if !ok || !known || !has || err != nil || n < 1 {
+			return nil, false
 		}
 		out[tier] = n
 	}
-	return out, nil
+	return out, true
 }
 
 // New builds a server. Caps defaults are registered by the APIs; cfg.Caps may already hold
@@ -140,6 +154,9 @@ func New(cfg Config) *Server {
 	}
 	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
 	s.cache.feed = &feedTracker{src: cfg.Store}
+	if cfg.Upstream != nil {
+		s.cache.wait = s.waitForUpstream
+	}
 	if cfg.Clock != nil {
 		s.cache.now = cfg.Clock.Now
 	}
@@ -245,8 +262,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if !s.admit(w, r, k) {
 		return
 	}
-	r, stop := s.waitForUpstream(r)
-	defer stop()
 	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, r, t, k.Tier)
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -83,22 +84,30 @@ es.addEventListener("team", e => {
 });
 </script></body></html>`
 
-// cutAfterEvent ends a stream's request once an event has been written, as a restarting
-// server or a dropped connection would.
-type cutAfterEvent struct {
-	http.ResponseWriter
-	cancel context.CancelFunc
+// cutListener's first connection that carries an event is closed right after it, as a
+// restarting server or a dropped connection would.
+type cutListener struct {
+	net.Listener
+	once sync.Once
 }
 
-func (c *cutAfterEvent) Write(b []byte) (int, error) {
-	n, err := c.ResponseWriter.Write(b)
+func (l *cutListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	return &cutConn{Conn: c, l: l}, err
+}
+
+type cutConn struct {
+	net.Conn
+	l *cutListener
+}
+
+func (c *cutConn) Write(b []byte) (int, error) {
+	n, err := c.Conn.Write(b)
 	if strings.Contains(string(b), "\nevent: ") {
-		c.cancel()
+		c.l.once.Do(func() { c.Conn.Close() })
 	}
 	return n, err
 }
-
-func (c *cutAfterEvent) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // A browser's EventSource whose stream ends reconnects by itself with Last-Event-ID, and
 // gets the change committed meanwhile, once.
@@ -107,20 +116,16 @@ func TestBrowserEventSourceResumes(t *testing.T) {
 	other := e.secondHandle(t)
 	var mu sync.Mutex
 	var lastIDs []string
-	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	api := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/stream/") {
 			mu.Lock()
 			lastIDs = append(lastIDs, r.Header.Get("Last-Event-ID"))
-			first := len(lastIDs) == 1
 			mu.Unlock()
-			if first {
-				ctx, cancel := context.WithCancel(r.Context())
-				defer cancel()
-				w, r = &cutAfterEvent{ResponseWriter: w, cancel: cancel}, r.WithContext(ctx)
-			}
 		}
 		e.srv.ServeHTTP(w, r)
 	}))
+	api.Listener = &cutListener{Listener: api.Listener}
+	api.Start()
 	t.Cleanup(api.Close)
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/import" {

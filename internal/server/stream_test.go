@@ -16,6 +16,7 @@ import (
 	"log/slog"
 
 	"sportsdb/internal/api/caps"
+	"sportsdb/internal/apitest"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ingest"
@@ -23,7 +24,6 @@ import (
 	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
-	"sportsdb/internal/store/sqlite"
 )
 
 // wait is how long a test waits for something that should come at once.
@@ -139,26 +139,30 @@ func (c *sseClient) nextEvent(t *testing.T) sseEvent {
 	}
 }
 
-// liveEnv is a server on a SQLite file, served over real HTTP, with a premium and a
-// business key.
+// liveEnv is a server on its own database (SQLite, or PostgreSQL with
+// SPORTSDB_TEST_API_DB=postgres, as internal/apitest chooses), served over real HTTP, with a
+// premium and a business key.
 type liveEnv struct {
 	srv           *server.Server
 	store         store.Store
+	env           *apitest.Env
 	base          string
-	path          string // of the database file
 	premium, busi string
 }
 
+// newLiveEnv builds a liveEnv with the requests per minute of each tier (nil: the public
+// service's) counted in memory.
 func newLiveEnv(t *testing.T, limits map[store.Tier]int) *liveEnv {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "live.db")
-	st, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e := &liveEnv{store: st, path: path}
-	e.srv, e.premium, e.busi = serveStore(t, st, limits)
+	return newLiveEnvWith(t, apitest.Options{Limits: limits, Limiter: ratelimit.NewMemory(clock.System{})})
+}
+
+// newLiveEnvWith builds a liveEnv from opts, on the system's clock.
+func newLiveEnvWith(t *testing.T, opts apitest.Options) *liveEnv {
+	t.Helper()
+	opts.Clock = clock.System{}
+	env := apitest.New(t, opts)
+	e := &liveEnv{srv: env.Server, store: env.Store, env: env, premium: env.PremiumKey, busi: env.BusinessKey}
 	e.srv.SetStreamPing(time.Hour)
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)
@@ -168,6 +172,12 @@ func newLiveEnv(t *testing.T, limits map[store.Tier]int) *liveEnv {
 
 // serveStore builds a server on st with a new premium and business key.
 func serveStore(t *testing.T, st store.Store, limits map[store.Tier]int) (*server.Server, string, string) {
+	t.Helper()
+	return serveStoreWith(t, st, limits, ratelimit.NewMemory(clock.System{}))
+}
+
+// serveStoreWith is serveStore with requests counted by limiter.
+func serveStoreWith(t *testing.T, st store.Store, limits map[store.Tier]int, limiter server.Limiter) (*server.Server, string, string) {
 	t.Helper()
 	ctx := context.Background()
 	if err := auth.EnsurePublished(ctx, st); err != nil {
@@ -186,22 +196,17 @@ func serveStore(t *testing.T, st store.Store, limits map[store.Tier]int) (*serve
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:     auth.New(st, clock.System{}, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),
-		Limiter:  ratelimit.NewMemory(clock.System{}),
+		Limiter:  limiter,
 		CacheDir: t.TempDir(),
 	})
 	t.Cleanup(func() { srv.Close() })
 	return srv, keys[0], keys[1]
 }
 
-// secondHandle opens the server's database file again, as an import by another process does.
+// secondHandle opens the server's database again, as an import by another process does.
 func (e *liveEnv) secondHandle(t *testing.T) store.Store {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), e.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
+	return e.env.Reopen(t)
 }
 
 // importTeams imports a v1 teams body through ingest, as `sportsdb import` does.

@@ -60,8 +60,12 @@ func (s *Server) RegisterCollectors(cs ...prometheus.Collector) error {
 // request or the answer depends on the time.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, t target, tier store.Tier) {
 	up := s.cfg.Upstream
-	if up == nil || !t.Known() {
-		t.mount.Serve(w, r, t.Target, tier)
+	if up == nil {
+		t.mount.Serve(w, r, t.Target, tier) // within the request's deadline
+		return
+	}
+	if !t.Known() {
+		s.fromStore(w, r, t, tier)
 		return
 	}
 	version, pathAndQuery := s.upstreamRequest(r, t)
@@ -133,16 +137,21 @@ func (s *Server) ensure(r *http.Request, version, pathAndQuery string) (bool, er
 	return changed, err
 }
 
-// storeRequest is the request with the store's deadline from now: a request that may wait
-// for the upstream has a longer one (waitForUpstream), which bounds no store work.
+// storeRequest is the request with the store's deadline from now: the computation of an
+// answer that may wait for the upstream has a longer one (waitForUpstream), which bounds
+// no store work.
 func (s *Server) storeRequest(r *http.Request) (*http.Request, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 	return r.WithContext(ctx), cancel
 }
 
-// waitForUpstream gives a request that may read through the time to: its store work, the
-// upstream's, and its store work again. Requests for the same answer wait on the one that
-// computes it (the response cache's flights) with this deadline too, not the store's.
+// waitForUpstream is the response cache's wait deadline with an upstream: the time an
+// answer that reads through may take, its store work (each read within the store's
+// deadline: fromStore), the upstream's, and its store work again. Requests for the same
+// answer wait on the one that computes it (the cache's flights) with this deadline too. The
+// request's own deadline, the store's, still bounds its key lookup, its rate limit and its
+// read of the data version, so a database that stopped answering gives a 503 as soon as
+// without an upstream.
 func (s *Server) waitForUpstream(r *http.Request) (*http.Request, func()) {
 	ld, ok := r.Context().(*lazyDeadline)
 	if s.cfg.Upstream == nil || !ok {

@@ -35,6 +35,20 @@ type Change struct {
 	ID     string
 	Op     string
 	Time   time.Time
+	// Keys are the values of the record's exact and name indexes before and after the
+	// change (each distinct value once), when Bounded: a query whose equality conditions
+	// none of them meets selected the record neither before nor after. A change that is not
+	// Bounded (the write did not know the record's earlier values) may touch any query of
+	// its kind.
+	Keys    []IndexKey
+	Bounded bool
+}
+
+// IndexKey is the value of a record in one index column (record.Index.Column and
+// IndexValue).
+type IndexKey struct {
+	Column string
+	Value  string
 }
 
 // Feed reads the change feed every Write appends to.

@@ -101,6 +101,11 @@ func TestSearchExactFirst(t *testing.T) {
 	if recs := records(t, e.get(t, "/api/v2/json/search/event/Arsenal_vs", store.Premium), "search"); recs != nil {
 		t.Errorf("search/event/Arsenal_vs found %v; only exact names match", field(recs, "strEvent"))
 	}
+	// An event is searched by its file name; its name alone finds nothing, as recorded
+	// (v2/search_event_none) although v1 searchevents.php finds it by that name.
+	if recs := records(t, e.get(t, "/api/v2/json/search/event/Arsenal%20vs%20Chelsea", store.Premium), "search"); recs != nil {
+		t.Errorf("search/event/Arsenal vs Chelsea found %v; only a file name matches", field(recs, "strFilename"))
+	}
 }
 
 // Schedules are relative to the server's clock: moving it moves next and previous.
@@ -117,8 +122,15 @@ func TestScheduleFollowsClock(t *testing.T) {
 		}
 	}
 	full := records(t, e.get(t, "/api/v2/json/schedule/full/team/133602", store.Premium), "schedule")
-	if ts := field(full, "strTimestamp"); !slices.IsSorted(ts) || ts[len(ts)-1] <= "2026-10-05" {
-		t.Errorf("full schedule must run oldest first into the future: %v", ts)
+	latestFirst := func(a, b string) int { return strings.Compare(b, a) }
+	if ts := field(full, "strTimestamp"); !slices.IsSortedFunc(ts, latestFirst) || ts[0] <= "2026-10-05" || ts[len(ts)-1] > "2026-10-05" {
+		t.Errorf("full schedule must run from the future back into the past, latest first: %v", ts)
+	}
+	for _, r := range full {
+		if _, ok := r["idVenue"]; !ok || len(r) != 27 {
+			t.Errorf("full schedule record has %d fields, idVenue present %v; want the recorded 27", len(r), ok)
+			break
+		}
 	}
 	clk.Advance(time.Date(2026, 10, 10, 12, 0, 0, 0, time.UTC).Sub(fixtureNow))
 	prev := records(t, e.get(t, "/api/v2/json/schedule/previous/league/4328", store.Premium), "schedule")
@@ -199,4 +211,92 @@ func TestPathForms(t *testing.T) {
 			t.Errorf("%q: %d %s", p, a.status, a.body)
 		}
 	}
+}
+
+// firstKeys is the field names of an answer's first record, in wire order.
+func firstKeys(t testing.TB, a answer) []string {
+	t.Helper()
+	var env map[string][]json.RawMessage
+	if err := json.Unmarshal(a.body, &env); err != nil || len(env) != 1 {
+		t.Fatalf("body %.200s: %v", a.body, err)
+	}
+	for _, recs := range env {
+		if len(recs) == 0 {
+			t.Fatalf("no records in %.200s", a.body)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(recs[0])))
+		var keys []string
+		if _, err := dec.Token(); err != nil {
+			t.Fatal(err)
+		}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, k.(string))
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return keys
+	}
+	return nil
+}
+
+// The v2 paths testdata/recorded has no recording of answer the field lists, in their order,
+// of the public answers published on the same day (internal/api/v2/README.md, "Field lists
+// without a recording here"); list/teams has the published 14 fields in an order of ours.
+func TestPublishedFieldLists(t *testing.T) {
+	e := fullEnv(t, apitest.Options{})
+	schedule := []string{"idEvent", "strEvent", "strEventAlternate", "strSeason", "idLeague", "strLeague", "strLeagueBadge", "strSport", "strHomeTeam", "strAwayTeam", "idHomeTeam", "idAwayTeam", "intRound", "intHomeScore", "intAwayScore", "strTimestamp", "dateEvent", "dateEventLocal", "strTime", "strTimeLocal", "strHomeTeamBadge", "strAwayTeamBadge", "idVenue", "strVenue", "strCountry", "strThumb", "strPoster", "strVideo", "strPostponed", "strFilename", "strStatus"}
+	for _, c := range []struct {
+		path string
+		want []string
+	}{
+		{"list/players/133604", []string{"idPlayer", "strPlayer", "idTeam", "strTeam", "strThumb", "strCutout", "strRender", "dateBorn", "strPosition"}},
+		{"search/league/English_Premier_League", []string{"idLeague", "strLeague", "strSport", "strBadge", "strCountry", "strCurrentSeason", "strGender"}},
+		{"search/venue/Wembley", []string{"idVenue", "strVenue", "strLocation", "strCountry", "strThumb", "strSport"}},
+		{"schedule/full/team/133604", []string{"idEvent", "strEvent", "idLeague", "strLeague", "strSport", "strHomeTeam", "strAwayTeam", "idHomeTeam", "idAwayTeam", "intRound", "intHomeScore", "intAwayScore", "strTimestamp", "dateEvent", "dateEventLocal", "strTime", "strTimeLocal", "strHomeTeamBadge", "strAwayTeamBadge", "idVenue", "strVenue", "strCountry", "strThumb", "strPoster", "strPostponed", "strFilename", "strStatus"}},
+		{"schedule/league/4328/2026-2027", schedule},
+		{"schedule/next/league/4328", schedule},
+		{"schedule/previous/team/133604", schedule},
+	} {
+		if got := firstKeys(t, e.get(t, "/api/v2/json/"+c.path, store.Premium)); !slices.Equal(got, c.want) {
+			t.Errorf("%s fields\n got %v\nwant %v", c.path, got, c.want)
+		}
+	}
+	// lookup/event_highlights answers the event as lookup/event does, although event 441613
+	// has no video (published: its 49 event fields, strVideo empty).
+	hl := e.get(t, "/api/v2/json/lookup/event_highlights/441613", store.Premium)
+	if got, want := firstKeys(t, hl), firstKeys(t, e.get(t, "/api/v2/json/lookup/event/441613", store.Premium)); len(want) != 49 || !slices.Equal(got, want) {
+		t.Errorf("lookup/event_highlights/441613 fields %v, want lookup/event's %v", got, want)
+	}
+	if recs := records(t, hl, "lookup"); recs[0]["idEvent"] != "441613" {
+		t.Errorf("lookup/event_highlights/441613 answered %v", recs[0]["idEvent"])
+	}
+	// Rows in the published order: an event's results by idResult (v1 orders them by
+	// position), a team's players by idPlayer.
+	for path, id := range map[string]string{"lookup/event_results/652890": "idResult", "list/players/133604": "idPlayer"} {
+		group, _, _ := strings.Cut(path, "/")
+		ids := field(records(t, e.get(t, "/api/v2/json/"+path, store.Premium), group), id)
+		if len(ids) < 2 || !slices.IsSortedFunc(ids, func(a, b string) int { return cmpNum(a, b) }) {
+			t.Errorf("%s not by %s: %v", path, id, ids)
+		}
+	}
+	got := firstKeys(t, e.get(t, "/api/v2/json/list/teams/4328", store.Premium))
+	slices.Sort(got)
+	want := []string{"idLeague", "idTeam", "strBadge", "strBanner", "strColour1", "strColour2", "strColour3", "strCountry", "strEquipment", "strFanart1", "strLeague", "strLogo", "strTeam", "strTeamShort"}
+	if !slices.Equal(got, want) {
+		t.Errorf("list/teams fields %v, want the published %v", got, want)
+	}
+}
+
+// cmpNum compares two decimal ids as numbers.
+func cmpNum(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
 }

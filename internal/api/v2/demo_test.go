@@ -48,7 +48,7 @@ func TestDemoDataEveryEndpoint(t *testing.T) {
 	season := p(record.Event, "strSeason")
 	paths := []string{
 		"search/league/" + p(record.League, "strLeague"), "search/player/" + p(record.Player, "strPlayer"),
-		"search/event/" + p(record.Event, "strEvent"), "search/venue/" + p(record.Venue, "strVenue"),
+		"search/event/" + p(record.Event, "strFilename"), "search/venue/" + p(record.Venue, "strVenue"),
 		"search/team/" + p(record.Team, "strTeam"),
 		"lookup/league/" + p(record.League, "idLeague"), "lookup/team/" + p(record.Team, "idTeam"),
 		"lookup/player/" + p(record.Player, "idPlayer"), "lookup/event/" + p(record.Event, "idEvent"),

@@ -1,7 +1,6 @@
 package v2
 
 import (
-	"slices"
 	"time"
 
 	"sportsdb/internal/api"
@@ -75,24 +74,31 @@ func search(loose bool, fields ...nameMatch) answerFunc {
 	}
 }
 
-// highlight answers an event's highlight video: the highlight record when one was stored,
-// else the event itself when it carries a video (ours: the event holds the same URL).
+// highlight answers the event itself, in lookup/event's view, as the public service's
+// lookup/event_highlights/441613 did (the event's 49 fields, its strVideo empty). A stored
+// highlight of the event fills the fields the event lacks (its video); an event known only
+// from a highlight is answered with the highlight's fields.
 func highlight(r *api.Request, a args) (api.Answer, error) {
-	recs, err := r.Get(record.Highlight, a.id)
-	if err != nil || len(recs) > 0 {
-		return api.Records(recs), err
-	}
 	evs, err := r.Get(record.Event, a.id)
-	if err != nil || len(evs) == 0 || evs[0].Get("strVideo").Empty() {
+	if err != nil {
 		return api.None, err
 	}
-	h := record.Highlight.NewRecord()
-	for _, f := range record.Highlight.Fields {
-		if record.Event.Has(f) {
-			h.Set(f, evs[0].Get(f))
+	hs, err := r.Get(record.Highlight, a.id)
+	if err != nil || (len(evs) == 0 && len(hs) == 0) {
+		return api.None, err
+	}
+	ev := record.Event.NewRecord()
+	if len(evs) > 0 {
+		ev = evs[0].Clone()
+	}
+	if len(hs) > 0 {
+		for _, f := range record.Highlight.Fields {
+			if record.Event.Has(f) && ev.Get(f).Empty() && !hs[0].Get(f).Empty() {
+				ev.Set(f, hs[0].Get(f))
+			}
 		}
 	}
-	return api.Records([]record.Record{h}), nil
+	return api.Records([]record.Record{ev}), nil
 }
 
 // Where an event takes part: its league, either team, or its venue.
@@ -116,12 +122,11 @@ func previous(where func(args) store.Cond) answerFunc {
 	}
 }
 
-// fullSchedule answers a team's events in every competition, oldest first. When the team
-// has more than the cap, the latest ones are kept (ours): every future game and the recent
-// past, which is what a schedule is read for.
+// fullSchedule answers a team's events in every competition, latest first, as the public
+// answer does (its recording holds one team's 48 events, future and past, in that order);
+// over the cap the latest are kept.
 func fullSchedule(r *api.Request, a args) (api.Answer, error) {
 	recs, err := r.Find(api.Where(ofTeam(a)))
-	slices.Reverse(recs)
 	return api.Records(recs), err
 }
 
@@ -131,13 +136,13 @@ func leagueSeason(r *api.Request, a args) (api.Answer, error) {
 	return api.Records(recs), err
 }
 
-// tvOn answers every TV listing of a day in time order.
+// tvOn answers every TV listing of a day (in the row's order, by id, as recorded).
 func tvOn(r *api.Request, a args) (api.Answer, error) {
 	recs, err := r.Find(api.Where(api.Eq("dateEvent", a.date)))
 	return api.Records(recs), err
 }
 
-// tvFrom answers TV listings from today (UTC, by the server's clock) on, in time order
+// tvFrom answers TV listings from today (UTC, by the server's clock) on, by id
 // (ours: the listings a viewer can still watch; the public service shows about a week).
 func tvFrom(where func(args) store.Cond) answerFunc {
 	return func(r *api.Request, a args) (api.Answer, error) {

@@ -51,7 +51,7 @@ func handMade() []record.Record {
 var goldenCases = []struct{ name, path string }{
 	{"search_league", "search/league/EFL"},
 	{"search_player", "search/player/Danny%20Welbeck"},
-	{"search_event", "search/event/Arsenal_vs_Chelsea"},
+	{"search_event", "search/event/English_Premier_League_2026-09-06_Arsenal_vs_Chelsea"},
 	{"search_venue", "search/venue/Wembley"},
 	{"search_team", "search/team/Arsenal"},
 	{"lookup_league", "lookup/league/4328"},

@@ -65,14 +65,18 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 		return fmt.Errorf("record changes: %w", mapErr(err))
 	}
 	kinds, ids, ops := make([]string, len(list)), make([]string, len(list)), make([]string, len(list))
+	keys := make([]*string, len(list)) // nil: NULL, a change that is not bounded
 	for i, c := range list {
 		kinds[i], ids[i], ops[i] = c.Kind.Name, c.ID, c.Op
+		if c.Keys != "" {
+			keys[i] = &list[i].Keys
+		}
 	}
 	now := o.Now().UTC()
 	// WITH ORDINALITY keeps the order of the list in the order cursors are drawn.
-	_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time)
-		SELECT k, i, o, $4 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(k, i, o, n) ORDER BY n`,
-		kinds, ids, ops, now.Format(sqlstore.ChangeTime))
+	_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time, keys)
+		SELECT k, i, o, $4, ks FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS u(k, i, o, ks, n) ORDER BY n`,
+		kinds, ids, ops, now.Format(sqlstore.ChangeTime), keys)
 	if err != nil {
 		return fmt.Errorf("record changes: %w", mapErr(err))
 	}

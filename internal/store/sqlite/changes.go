@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"sportsdb/internal/record"
@@ -11,8 +12,12 @@ import (
 	"sportsdb/internal/store/sqlstore"
 )
 
-// changesPerInsert changes go in one INSERT at most.
-const changesPerInsert = 8192
+// changesPerInsert changes with their values go in one INSERT; idsPerInsert changes go in
+// one JSON array of ids.
+const (
+	changesPerInsert = 128
+	idsPerInsert     = 8192
+)
 
 // SetFeedOptions sets the retention and clock of the change feed.
 func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() }
@@ -74,26 +79,33 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 }
 
 // insertChanges appends changes to the feed, in their order. The ids of a stretch of changes
-// of one kind and operation go as one JSON array: an import's hundreds of thousands of
-// changes then cost a few statements, where binding four values a change cost more than
-// writing the rows. An id that is not valid UTF-8, which JSON would alter, goes on its own.
+// of one kind and operation without keys go as one JSON array: an import's hundreds of
+// thousands of changes (past the keyed ones, see sqlstore.ChangeSet) then cost a few
+// statements, where binding the values of each change cost more than writing the rows.
+// Changes with keys, and ids that are not valid UTF-8 (JSON would alter them), go
+// changesPerInsert to a statement.
 func (t *tx) insertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
 	var ids []byte
 	for len(list) > 0 {
 		c := list[0]
-		if !utf8.ValidString(c.ID) {
-			if err := t.execChange(ctx, `INSERT INTO changes (kind, id, op, time) VALUES (?, ?, ?, ?)`, c.Kind.Name, c.ID, c.Op, at); err != nil {
+		if !inArray(c) {
+			n := 1
+			for n < len(list) && n < changesPerInsert && !inArray(list[n]) {
+				n++
+			}
+			args := make([]any, 0, 5*n)
+			for _, c := range list[:n] {
+				args = append(args, c.Kind.Name, c.ID, c.Op, at, nullIfEmpty(c.Keys))
+			}
+			if err := t.execChange(ctx, changesInsertSQL(n), args...); err != nil {
 				return err
 			}
-			list = list[1:]
+			list = list[n:]
 			continue
 		}
 		ids = append(ids[:0], '[')
 		n := 0
-		for ; n < len(list) && n < changesPerInsert; n++ {
-			if list[n].Kind != c.Kind || list[n].Op != c.Op || !utf8.ValidString(list[n].ID) {
-				break
-			}
+		for ; n < len(list) && n < idsPerInsert && inArray(list[n]) && list[n].Kind == c.Kind && list[n].Op == c.Op; n++ {
 			if n > 0 {
 				ids = append(ids, ',')
 			}
@@ -108,6 +120,9 @@ func (t *tx) insertChanges(ctx context.Context, list []sqlstore.PendingChange, a
 	return nil
 }
 
+// inArray says whether a change can go in a JSON array of ids (see insertChanges).
+func inArray(c sqlstore.PendingChange) bool { return c.Keys == "" && utf8.ValidString(c.ID) }
+
 func (t *tx) execChange(ctx context.Context, query string, args ...any) error {
 	st, err := t.stmt(ctx, query)
 	if err != nil {
@@ -117,4 +132,17 @@ func (t *tx) execChange(ctx context.Context, query string, args ...any) error {
 		return mapErr(err)
 	}
 	return nil
+}
+
+func changesInsertSQL(n int) string {
+	return `INSERT INTO changes (kind, id, op, time, keys) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?), `, n), ", ")
+}
+
+// nullIfEmpty is the keys column of a change: NULL when it is not bounded.
+func nullIfEmpty(keys string) any {
+	if keys == "" {
+		return nil
+	}
+	return keys
 }

@@ -119,9 +119,10 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 	for _, e := range kb.Entries {
 		r := e.R
 		old, ok := stored[e.ID]
+		var prev record.Record
 		if ok && !e.Replace {
-			prev, err := record.DecodeDoc(kb.Kind, []byte(old))
-			if err != nil {
+			var err error
+			if prev, err = record.DecodeDoc(kb.Kind, []byte(old)); err != nil {
 				return nil, fmt.Errorf("%s %q: %w", kb.Kind.Name, e.ID, err)
 			}
 			r = record.Merge(prev, r)
@@ -133,6 +134,8 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 		if ok && row.Doc == old {
 			continue
 		}
+		// An upsert's stored record was read (none stored: there was none); a replace's not.
+		row.Was, row.WasKnown = prev, !e.Replace
 		rows = append(rows, row)
 	}
 	return rows, nil

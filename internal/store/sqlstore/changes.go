@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,26 +19,55 @@ const ChangeTime = store.ChangeTimeLayout
 // ChangeSet collects the changes of one transaction: one per record whose stored value
 // changed, however often the transaction wrote it, in the order of first change. A record
 // that DeleteAll removed and the transaction wrote back unchanged (gen regenerating the same
-// dataset) is no change. An import notes every record it writes, so the set is kept per
-// kind, keyed by id: a map of strings hashes several times faster than one of structs.
+// dataset) is no change. With each change it keeps the record's index values before and
+// after (store.Change.Keys) when the write knew them; past maxKeyed changes it keeps none, as
+// so large a write touches most queries of its kinds anyway. An import notes every record it
+// writes, so the changes are found per kind, by id: a map of strings hashes several times
+// faster than one of structs.
 type ChangeSet struct {
 	seed    maphash.Seed
 	list    []PendingChange // in the order of first change; Op "" is no change
 	at      map[*record.Kind]map[string]int
 	deleted map[*record.Kind]map[string]uint64 // hash of the doc DeleteAll removed
+	keys    map[changeKey]*keySet
+	blind   bool // past maxKeyed: no change is bounded
 }
 
-// PendingChange is a change before its cursor is known.
+// maxKeyed is how many changes of one transaction keep their index values.
+const maxKeyed = 10_000
+
+type changeKey struct {
+	kind *record.Kind
+	id   string
+}
+
+// keySet is what a change's keys are so far: unknown once any write of the record did not
+// know its earlier values.
+type keySet struct {
+	unknown bool
+	vals    []store.IndexKey
+}
+
+func (ks *keySet) add(col, v string) {
+	k := store.IndexKey{Column: col, Value: v}
+	if !slices.Contains(ks.vals, k) {
+		ks.vals = append(ks.vals, k)
+	}
+}
+
+// PendingChange is a change before its cursor is known. Keys is its store.Change.Keys as
+// EncodeKeys writes them, or "" when the change is not bounded.
 type PendingChange struct {
 	Kind *record.Kind
 	ID   string
 	Op   string
+	Keys string
 }
 
 // NewChangeSet returns an empty set.
 func NewChangeSet() *ChangeSet {
 	return &ChangeSet{seed: maphash.MakeSeed(), at: map[*record.Kind]map[string]int{},
-		deleted: map[*record.Kind]map[string]uint64{}}
+		deleted: map[*record.Kind]map[string]uint64{}, keys: map[changeKey]*keySet{}}
 }
 
 // Deleted notes a stored record that DeleteAll removes, with its doc.
@@ -48,12 +79,19 @@ func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
 	}
 	d[id] = maphash.String(c.seed, doc)
 	c.set(c.kindAt(k), k, id, store.OpDelete)
+	if ks := c.keySet(changeKey{k, id}); ks != nil {
+		ks.unknown, ks.vals = true, nil
+	}
 }
 
-// Wrote notes rows written: Batch.Rows returns only records that are new or changed.
+// Wrote notes rows written: Batch.Rows returns only records that are new or changed. It
+// takes the rows' earlier records (Row.Was), leaving them empty, so that the rows on their
+// way to the database do not keep them alive.
 func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
 	at, deleted := c.kindAt(k), c.deleted[k]
-	for _, row := range rows {
+	for i := range rows {
+		row := rows[i]
+		rows[i].Was = record.Record{}
 		if h, ok := deleted[row.ID]; ok {
 			delete(deleted, row.ID)
 			if h == maphash.String(c.seed, row.Doc) {
@@ -62,6 +100,9 @@ func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
 			}
 		}
 		c.set(at, k, row.ID, store.OpUpsert)
+		if !c.blind {
+			c.noteKeys(changeKey{k, row.ID}, row)
+		}
 	}
 }
 
@@ -83,15 +124,91 @@ func (c *ChangeSet) set(at map[string]int, k *record.Kind, id, op string) {
 	c.list = append(c.list, PendingChange{Kind: k, ID: id, Op: op})
 }
 
+// noteKeys adds the row's index values, before and after, to its change's keys. List
+// indexes are left out: no equality condition reads them.
+func (c *ChangeSet) noteKeys(key changeKey, row Row) {
+	ks := c.keySet(key)
+	if ks == nil || ks.unknown {
+		return
+	}
+	if !row.WasKnown {
+		ks.unknown, ks.vals = true, nil
+		return
+	}
+	var was []string
+	if row.Was.Kind != nil {
+		was = IndexValues(row.Was)
+	}
+	for i, ix := range key.kind.Indexed {
+		if ix.Norm == record.List {
+			continue
+		}
+		ks.add(ix.Column(), row.Index[i])
+		if was != nil {
+			ks.add(ix.Column(), was[i])
+		}
+	}
+}
+
+// keySet returns the keys of a change, nil once the set keeps none.
+func (c *ChangeSet) keySet(key changeKey) *keySet {
+	if c.blind {
+		return nil
+	}
+	ks := c.keys[key]
+	if ks == nil {
+		if len(c.keys) >= maxKeyed {
+			c.blind, c.keys = true, nil
+			return nil
+		}
+		ks = &keySet{}
+		c.keys[key] = ks
+	}
+	return ks
+}
+
 // List returns the changes in the order of first change.
 func (c *ChangeSet) List() []PendingChange {
 	out := make([]PendingChange, 0, len(c.list))
 	for _, pc := range c.list {
-		if pc.Op != "" {
-			out = append(out, pc)
+		if pc.Op == "" {
+			continue
 		}
+		if !c.blind {
+			if ks := c.keys[changeKey{pc.Kind, pc.ID}]; ks != nil && !ks.unknown {
+				pc.Keys = EncodeKeys(ks.vals)
+			}
+		}
+		out = append(out, pc)
 	}
 	return out
+}
+
+// EncodeKeys writes a change's keys as a JSON array of column and value, alternately; no
+// keys is "[]", never "", which stands for a change that is not bounded.
+func EncodeKeys(keys []store.IndexKey) string {
+	flat := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		flat = append(flat, k.Column, k.Value)
+	}
+	b, _ := json.Marshal(flat) // strings always encode
+	return string(b)
+}
+
+// DecodeKeys reads what EncodeKeys wrote; "" is a change that is not bounded.
+func DecodeKeys(s string) ([]store.IndexKey, bool, error) {
+	if s == "" {
+		return nil, false, nil
+	}
+	var flat []string
+	if err := json.Unmarshal([]byte(s), &flat); err != nil || len(flat)%2 != 0 {
+		return nil, false, fmt.Errorf("keys %q: not pairs of strings", s)
+	}
+	keys := make([]store.IndexKey, len(flat)/2)
+	for i := range keys {
+		keys[i] = store.IndexKey{Column: flat[2*i], Value: flat[2*i+1]}
+	}
+	return keys, true, nil
 }
 
 // Feed SQL shared by both backends. seq is the cursor; meta's changes_pruned is the highest
@@ -108,7 +225,7 @@ const (
 // first: since, upto, then the kind names, then the limit are the arguments.
 func ChangesSQL(d Dialect, kinds int) string {
 	var b strings.Builder
-	b.WriteString(`SELECT seq, kind, id, op, time FROM changes WHERE seq > ` + d.Param(1) + ` AND seq <= ` + d.Param(2))
+	b.WriteString(`SELECT seq, kind, id, op, time, coalesce(keys, '') FROM changes WHERE seq > ` + d.Param(1) + ` AND seq <= ` + d.Param(2))
 	if kinds > 0 {
 		b.WriteString(` AND kind IN (` + Params(d, 3, kinds) + `)`)
 	}
@@ -150,7 +267,7 @@ func NextCursor(got []store.Change, limit int, since, upto int64) int64 {
 }
 
 // ScanChange builds a change from its columns; a kind this build does not know is an error.
-func ScanChange(seq int64, kind, id, op, at string) (store.Change, error) {
+func ScanChange(seq int64, kind, id, op, at, keys string) (store.Change, error) {
 	k, ok := record.ByName(kind)
 	if !ok {
 		return store.Change{}, fmt.Errorf("change %d: unknown kind %q", seq, kind)
@@ -159,7 +276,11 @@ func ScanChange(seq int64, kind, id, op, at string) (store.Change, error) {
 	if err != nil {
 		return store.Change{}, fmt.Errorf("change %d: time %q: %w", seq, at, err)
 	}
-	return store.Change{Cursor: seq, Kind: k, ID: id, Op: op, Time: t.UTC()}, nil
+	c := store.Change{Cursor: seq, Kind: k, ID: id, Op: op, Time: t.UTC()}
+	if c.Keys, c.Bounded, err = DecodeKeys(keys); err != nil {
+		return store.Change{}, fmt.Errorf("change %d: %w", seq, err)
+	}
+	return c, nil
 }
 
 // CollectChanges reads the rows of ChangesSQL.
@@ -167,11 +288,11 @@ func CollectChanges(rows ResultRows) ([]store.Change, error) {
 	var out []store.Change
 	for rows.Next() {
 		var seq int64
-		var kind, id, op, at string
-		if err := rows.Scan(&seq, &kind, &id, &op, &at); err != nil {
+		var kind, id, op, at, keys string
+		if err := rows.Scan(&seq, &kind, &id, &op, &at, &keys); err != nil {
 			return nil, err
 		}
-		c, err := ScanChange(seq, kind, id, op, at)
+		c, err := ScanChange(seq, kind, id, op, at, keys)
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,11 @@ type Row struct {
 	ID    string
 	Doc   string
 	Index []string
+	// Was is the stored record the row changes (no Kind: there was none), when WasKnown; a
+	// replace does not read the stored record, and leaves it unknown. The change feed takes
+	// its index values (ChangeSet.Wrote), only while it keeps them.
+	Was      record.Record
+	WasKnown bool
 }
 
 // NewRow computes the stored form of a record.
@@ -40,11 +45,16 @@ func NewRow(r record.Record) (Row, error) {
 	if err != nil {
 		return Row{}, err
 	}
-	row := Row{ID: id, Doc: string(record.EncodeDoc(r)), Index: make([]string, len(r.Kind.Indexed))}
+	return Row{ID: id, Doc: string(record.EncodeDoc(r)), Index: IndexValues(r)}, nil
+}
+
+// IndexValues are what a record keeps in its kind's index columns, in k.Indexed order.
+func IndexValues(r record.Record) []string {
+	vs := make([]string, len(r.Kind.Indexed))
 	for i, ix := range r.Kind.Indexed {
-		row.Index[i] = ix.IndexValue(r.Get(ix.Field))
+		vs[i] = ix.IndexValue(r.Get(ix.Field))
 	}
-	return row, nil
+	return vs
 }
 
 // AppendArgs appends the row's values to args in the order of the columns of InsertColumns.

@@ -169,3 +169,44 @@ func testChangeRetention(t *testing.T, s store.Store) {
 		t.Errorf("latest %d not after the pruned %d", latest(t, s), first[0].Cursor)
 	}
 }
+
+// testChangeKeys: an upsert's change holds the record's index values before and after it, so
+// an event moved from one league to another names both; a replace, whose earlier values the
+// write did not read, is not bounded.
+func testChangeKeys(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	keysOf := func(since int64) []store.Change {
+		t.Helper()
+		got, _, err := s.Changes(ctx, since, nil, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	has := func(c store.Change, col, v string) bool {
+		return slices.Contains(c.Keys, store.IndexKey{Column: col, Value: v})
+	}
+	before := latest(t, s)
+	put(t, s, rec(record.Event, "idEvent", "7", "idLeague", "100", "strEvent", "A vs B", "dateEvent", "2026-01-02"))
+	got := keysOf(before)
+	if len(got) != 1 || !got[0].Bounded || !has(got[0], "c_idleague", "100") || !has(got[0], "c_dateevent", "2026-01-02") {
+		t.Fatalf("new event: %+v; want bounded, with idLeague 100 and dateEvent 2026-01-02", got)
+	}
+	before = latest(t, s)
+	put(t, s, rec(record.Event, "idEvent", "7", "idLeague", "200"))
+	got = keysOf(before)
+	if len(got) != 1 || !got[0].Bounded || !has(got[0], "c_idleague", "100") || !has(got[0], "c_idleague", "200") ||
+		!has(got[0], "n_strevent", "a vs b") {
+		t.Fatalf("moved event: %+v; want bounded, with idLeague 100 and 200 and its folded name", got)
+	}
+	before = latest(t, s)
+	err := s.Write(ctx, func(tx store.Tx) error {
+		return tx.Replace(ctx, rec(record.Event, "idEvent", "7", "idLeague", "300"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got = keysOf(before); len(got) != 1 || got[0].Bounded {
+		t.Fatalf("replaced event: %+v; want one change, not bounded", got)
+	}
+}

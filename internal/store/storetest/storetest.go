@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ChangeFeed", testChangeFeed},
 		{"ChangeFeedRewrite", testChangeFeedRewrite},
 		{"ChangeRetention", testChangeRetention},
+		{"ChangeKeys", testChangeKeys},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

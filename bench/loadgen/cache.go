@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cacheUse is what a server's response cache did over one run: lookups answered from it
+// (hits), answered by the store (misses), and answers refreshed in the background.
+type cacheUse struct {
+	Hits      int64   `json:"hits"`
+	Misses    int64   `json:"misses"`
+	Refreshes int64   `json:"refreshes"`
+	HitRatio  float64 `json:"hit_ratio"`
+}
+
+// cacheCounts sums sportsdb_response_cache_total by result over the /metrics pages of the
+// given URLs (one per replica).
+func cacheCounts(ctx context.Context, urls []string) (map[string]int64, error) {
+	client := &http.Client{Timeout: 10 * time.Second}
+	total := map[string]int64{}
+	for _, u := range urls {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return nil, fmt.Errorf("cache metrics: %w", err)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("cache metrics: %w", err)
+		}
+		counts, err := parseCacheCounts(bufio.NewScanner(resp.Body))
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("cache metrics %s: %w", u, err)
+		}
+		for k, v := range counts {
+			total[k] += v
+		}
+	}
+	return total, nil
+}
+
+// parseCacheCounts reads lines like sportsdb_response_cache_total{result="hit"} 42.
+func parseCacheCounts(sc *bufio.Scanner) (map[string]int64, error) {
+	const prefix = `sportsdb_response_cache_total{result="`
+	out := map[string]int64{}
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), prefix)
+		if !ok {
+			continue
+		}
+		result, value, ok := strings.Cut(rest, `"} `)
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sc.Text(), err)
+		}
+		out[result] = int64(f)
+	}
+	return out, sc.Err()
+}
+
+// cacheDelta is the cache's use between two readings.
+func cacheDelta(before, after map[string]int64) *cacheUse {
+	c := &cacheUse{Hits: after["hit"] - before["hit"], Misses: after["miss"] - before["miss"],
+		Refreshes: after["refresh"] - before["refresh"]}
+	if n := c.Hits + c.Misses; n > 0 {
+		c.HitRatio = round(float64(c.Hits)/float64(n), 3)
+	}
+	return c
+}

@@ -1,0 +1,311 @@
+package nameindex
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+	"sportsdb/internal/store/backend"
+	"sportsdb/internal/store/pgtest"
+	"sportsdb/internal/store/storetest"
+)
+
+// backends open a new, empty store of each database (PostgreSQL when the test server is
+// named).
+var backends = []struct {
+	name string
+	open func(t *testing.T) store.Store
+}{
+	{"sqlite", func(t *testing.T) store.Store { return openDSN(t, filepath.Join(t.TempDir(), "x.db")) }},
+	{"postgres", func(t *testing.T) store.Store { return openDSN(t, pgtest.FreshSchema(t)) }},
+}
+
+func openDSN(t *testing.T, dsn string) store.Store {
+	t.Helper()
+	st, err := backend.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// wrapped is a store whose searches the index answers, rebuilt inside the Find that finds
+// it stale.
+func wrapped(t *testing.T, st store.Store) *Store {
+	t.Helper()
+	s, ok := Wrap(st, Options{Sync: true}).(*Store)
+	if !ok {
+		t.Fatalf("%T cannot feed a name index", st)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// The store suite passes on the decorated store of both databases.
+func TestStoreSuite(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			storetest.Run(t, func(t *testing.T) store.Store { return wrapped(t, b.open(t)) })
+		})
+	}
+}
+
+// Words of the names of the random records: accents, case, a ligature, spaces, a comma.
+var words = []string{"Jo", "John", "Johnson", "Jöhn", "Ana", "Anna", "Hernández", "HERNANDEZ", "Mañana",
+	"Øster", "Straße", "Strasse", "Łódź", "van", "de", "la", "Real", "Club", "United", "FC", "Saint-Étienne",
+	"O'Neil", "Zoë", "Žilina", "Ab", "A", "Æsir", "x_y", "100%", "under_score", "İstanbul", "Ångström"}
+
+func randomName(r *rand.Rand) string {
+	n := 1 + r.IntN(3)
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = words[r.IntN(len(words))]
+	}
+	return strings.Join(ws, " ")
+}
+
+func randomRecords(r *rand.Rand, n int) []record.Record {
+	var out []record.Record
+	for i := range n {
+		id := fmt.Sprint(1000 + r.IntN(100000))
+		alt := []string{}
+		for range r.IntN(3) {
+			alt = append(alt, randomName(r))
+		}
+		t := record.Team.NewRecord()
+		t.Set("idTeam", record.Str(id))
+		t.Set("strTeam", record.Str(randomName(r)))
+		if len(alt) > 0 || i%5 == 0 {
+			t.Set("strTeamAlternate", record.Str(strings.Join(alt, ", ")))
+		}
+		p := record.Player.NewRecord()
+		p.Set("idPlayer", record.Str(id))
+		p.Set("strPlayer", record.Str(randomName(r)))
+		out = append(out, t, p)
+	}
+	return out
+}
+
+// randomNeedle is a needle of a search: a stored name, its first word, an inner substring
+// (maybe a cut character), one or two letters, an accented or upper-cased form, or nothing
+// stored.
+func randomNeedle(r *rand.Rand) string {
+	name := randomName(r)
+	switch r.IntN(8) {
+	case 0:
+		return name
+	case 1:
+		w, _, _ := strings.Cut(name, " ")
+		return w
+	case 2:
+		if len(name) < 3 {
+			return name
+		}
+		i := r.IntN(len(name) - 2)
+		return name[i : i+2+r.IntN(len(name)-i-1)]
+	case 3:
+		return name[:1+r.IntN(min(2, len(name)))]
+	case 4:
+		return strings.ToUpper(name)
+	case 5:
+		return "zzq" + name
+	case 6:
+		return "  " + strings.ReplaceAll(name, " ", "_") + " "
+	}
+	return words[r.IntN(len(words))]
+}
+
+func randomQuery(r *rand.Rand) store.Query {
+	needle := randomNeedle(r)
+	if r.IntN(2) == 0 {
+		ops := []store.Cond{
+			{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: needle},
+			{Field: "strPlayer", Norm: record.Name, Op: store.Eq, Value: needle},
+			{Field: "strPlayer", Norm: record.Name, Op: store.Prefix, Value: needle},
+		}
+		q := store.Query{Kind: record.Player, Where: []store.Cond{ops[r.IntN(len(ops))]}}
+		orders := [][]store.Order{nil, {{Field: "strPlayer", Norm: record.Name}},
+			{{Field: "strPlayer", Norm: record.Name, Desc: true}}, {{Field: "idPlayer", Numeric: true}},
+			{{Field: "strPlayer", Norm: record.Name}, {Field: "idPlayer", Desc: true}}}
+		q.OrderBy = orders[r.IntN(len(orders))]
+		q.Limit = []int{0, 1, 5, 50}[r.IntN(4)]
+		return q
+	}
+	name := []store.Cond{
+		{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: needle},
+		{Field: "strTeam", Norm: record.Name, Op: store.Eq, Value: needle},
+	}[r.IntN(2)]
+	alt := []store.Cond{
+		{Field: "strTeamAlternate", Norm: record.List, Op: store.ListContains, Value: needle},
+		{Field: "strTeamAlternate", Norm: record.List, Op: store.ListHas, Value: needle},
+		{Field: "strTeamAlternate", Norm: record.List, Op: store.Eq, Value: needle},
+	}[r.IntN(3)]
+	var where []store.Cond
+	switch r.IntN(3) {
+	case 0:
+		where = []store.Cond{name}
+	case 1:
+		where = []store.Cond{{Or: []store.Cond{name, alt}}}
+	default:
+		where = []store.Cond{name, alt}
+	}
+	orders := [][]store.Order{nil, {{Field: "strTeam", Norm: record.Name}}, {{Field: "idTeam", Numeric: true, Desc: true}}}
+	return store.Query{Kind: record.Team, Where: where, OrderBy: orders[r.IntN(len(orders))], Limit: []int{0, 3, 20}[r.IntN(3)]}
+}
+
+func idsOf(t *testing.T, recs []record.Record) []string {
+	t.Helper()
+	out := make([]string, len(recs))
+	for i, rec := range recs {
+		id, err := rec.ID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = id + "=" + string(record.EncodeDoc(rec))
+	}
+	return out
+}
+
+// Random searches answered by the index are the database's answers, record for record and
+// in the same order; most of them are answered by the index.
+func TestIndexAnswersAsDatabase(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := b.open(t)
+			s := wrapped(t, st)
+			r := rand.New(rand.NewPCG(1, 2))
+			recs := randomRecords(r, 600)
+			if err := st.Write(ctx, func(tx store.Tx) error {
+				for _, rec := range recs {
+					if err := tx.Upsert(ctx, rec); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			matched := 0
+			for range 1500 {
+				q := randomQuery(r)
+				want, err := st.Find(ctx, q)
+				if err != nil {
+					t.Fatalf("%+v: database: %v", q, err)
+				}
+				got, err := s.Find(ctx, q)
+				if err != nil {
+					t.Fatalf("%+v: index: %v", q, err)
+				}
+				if g, w := idsOf(t, got), idsOf(t, want); !slices.Equal(g, w) {
+					t.Fatalf("%+v:\nindex    %d %q\ndatabase %d %q", q, len(g), g, len(w), w)
+				}
+				if len(want) > 0 {
+					matched++
+				}
+			}
+			t.Logf("%d answered by the index, %d by the database, %d found something", s.Answered.Load(), s.Delegated.Load(), matched)
+			if n := s.Answered.Load(); n < 900 || matched < 300 {
+				t.Errorf("the index answered %d of 1500 searches, %d found something: the test does not exercise it", n, matched)
+			}
+		})
+	}
+}
+
+// After a write, no search is answered from the index of the data before it.
+func TestNoStaleAnswer(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := b.open(t)
+			s := Wrap(st, Options{}).(*Store) // background builds, as the server has
+			t.Cleanup(func() { s.Close() })
+			put := func(id, name string) {
+				t.Helper()
+				p := record.Player.NewRecord()
+				p.Set("idPlayer", record.Str(id))
+				p.Set("strPlayer", record.Str(name))
+				if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, p) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			search := func(needle string) []string {
+				t.Helper()
+				recs, err := s.Find(ctx, store.Query{Kind: record.Player, Where: []store.Cond{
+					{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: needle}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out []string
+				for _, r := range recs {
+					out = append(out, r.Str("strPlayer"))
+				}
+				return out
+			}
+			put("1", "Lionel Messi")
+			put("2", "Cristiano Ronaldo")
+			if _, err := s.Build(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := search("messi"); !slices.Equal(got, []string{"Lionel Messi"}) || s.Answered.Load() != 1 {
+				t.Fatalf("before the write: %q, %d answered by the index", got, s.Answered.Load())
+			}
+			put("1", "Lionel Andrés Messi") // a match changed
+			put("3", "Messias Silva")       // a new match
+			if got := search("messi"); !slices.Equal(got, []string{"Lionel Andrés Messi", "Messias Silva"}) {
+				t.Fatalf("after the write: %q", got)
+			}
+			put("4", "Gianluigi Buffon") // a match where the index has none
+			if got := search("buffon"); !slices.Equal(got, []string{"Gianluigi Buffon"}) {
+				t.Fatalf("after the write: %q", got)
+			}
+		})
+	}
+}
+
+// A kind whose names hold what the index cannot separate (NUL, which SQLite stores) is left
+// to the database; the other kinds are still the index's.
+func TestNulInStoredName(t *testing.T) {
+	ctx := context.Background()
+	st := backends[0].open(t)
+	s := wrapped(t, st)
+	p := record.Player.NewRecord()
+	p.Set("idPlayer", record.Str("1"))
+	p.Set("strPlayer", record.Str("Ana\x00Bell"))
+	team := record.Team.NewRecord()
+	team.Set("idTeam", record.Str("2"))
+	team.Set("strTeam", record.Str("Ana United"))
+	if err := st.Write(ctx, func(tx store.Tx) error {
+		if err := tx.Upsert(ctx, p); err != nil {
+			return err
+		}
+		return tx.Upsert(ctx, team)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []store.Query{
+		{Kind: record.Player, Where: []store.Cond{{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: "bell"}}},
+		{Kind: record.Team, Where: []store.Cond{{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: "ana"}}},
+	} {
+		got, err := s.Find(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := st.Find(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := idsOf(t, got), idsOf(t, want); !slices.Equal(g, w) {
+			t.Errorf("%s: %q, the database %q", q.Kind.Name, g, w)
+		}
+	}
+	if a, d := s.Answered.Load(), s.Delegated.Load(); a != 1 || d != 1 {
+		t.Errorf("%d answered by the index, %d by the database; want 1 and 1", a, d)
+	}
+}

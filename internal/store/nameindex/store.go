@@ -1,0 +1,183 @@
+// Package nameindex answers the store's name searches from memory: a decorator of a store
+// that holds, per searched kind, the folded names of every record (the columns the SQL
+// stores keep for searches) in one buffer with a suffix array over it, and answers a query
+// whose every condition is a search in those names (equal, containing, starting with, an
+// item of a list) without a scan: it finds the matching rows, orders and cuts them, and
+// reads the docs of only those it keeps, by seq, in one statement.
+//
+// The index holds exactly one data version. The statement that reads the docs also reads
+// the data version of its snapshot; when it is not the index's, the answer is dropped, the
+// wrapped store answers, and the index is rebuilt in the background (the store answers
+// every search through SQL meanwhile). A query the index cannot answer exactly goes to the
+// wrapped store unchanged.
+package nameindex
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
+)
+
+// Source is a store that can feed the index: sqlstore.DB's IndexRows and DocsBySeqs, which
+// both backends have.
+type Source interface {
+	store.Store
+	// IndexRows calls fn with the seq, id and named index columns of every record of k,
+	// and returns the data version they are of.
+	IndexRows(ctx context.Context, k *record.Kind, cols []string, fn func(seq int64, id string, vals []string) error) (int64, error)
+	// DocsBySeqs returns the records with those seqs, in that order, and their data version.
+	DocsBySeqs(ctx context.Context, k *record.Kind, seqs []int64) ([]record.Record, int64, error)
+}
+
+// Options tune a Store.
+type Options struct {
+	// Sync builds the index inside the Find that finds it missing or stale, instead of in the
+	// background, and answers that Find from it: tests use it to see every search answered
+	// by the index.
+	Sync bool
+}
+
+// Store is a store whose Find answers name searches from memory.
+type Store struct {
+	store.Store
+	src  Source
+	opts Options
+
+	cur atomic.Pointer[index]
+
+	ctx    context.Context // of the background builds; cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex
+	building  bool
+	nextBuild time.Time // a background build starts no sooner
+
+	// Answered and Delegated count the Finds answered by the index and by the wrapped store.
+	Answered, Delegated atomic.Int64
+}
+
+// Wrap returns st with its name searches answered from memory, or st itself when it cannot
+// feed an index.
+func Wrap(st store.Store, o Options) store.Store {
+	src, ok := st.(Source)
+	if !ok {
+		return st
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Store{Store: st, src: src, opts: o, ctx: ctx, cancel: cancel}
+}
+
+// Find answers q from the index when it can, else from the wrapped store.
+func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
+	if _, held := Columns[q.Kind]; !held || len(q.Where) == 0 {
+		return s.delegate(ctx, q)
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		ix := s.current(ctx)
+		if ix == nil {
+			break
+		}
+		seqs, ok := ix.answer(q)
+		if !ok {
+			break
+		}
+		if len(seqs) == 0 {
+			// Nothing matched at the index's version: true when that is still the version.
+			v, err := s.Store.DataVersion(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if v == ix.version {
+				s.Answered.Add(1)
+				return nil, nil
+			}
+		} else {
+			recs, v, err := s.src.DocsBySeqs(ctx, q.Kind, seqs)
+			if err != nil {
+				return nil, err
+			}
+			if v == ix.version && len(recs) == len(seqs) {
+				s.Answered.Add(1)
+				return recs, nil
+			}
+		}
+		s.stale(ix)
+		if !s.opts.Sync {
+			break
+		}
+	}
+	return s.delegate(ctx, q)
+}
+
+func (s *Store) delegate(ctx context.Context, q store.Query) ([]record.Record, error) {
+	s.Delegated.Add(1)
+	return s.Store.Find(ctx, q)
+}
+
+// current is the index, or nil while there is none (a build is started).
+func (s *Store) current(ctx context.Context) *index {
+	if ix := s.cur.Load(); ix != nil {
+		return ix
+	}
+	if s.opts.Sync {
+		if ix, err := build(ctx, s.src); err == nil {
+			s.cur.Store(ix)
+			return ix
+		}
+		return nil
+	}
+	s.startBuild()
+	return nil
+}
+
+// stale drops an index whose version is no longer the data's.
+func (s *Store) stale(ix *index) {
+	s.cur.CompareAndSwap(ix, nil)
+}
+
+// startBuild builds the index in the background, unless a build is running or the last one
+// ended too recently: the next build waits four times as long as the last one took, so that
+// a store written to all the time spends at most a fifth of a core on builds.
+func (s *Store) startBuild() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.building || time.Now().Before(s.nextBuild) || s.ctx.Err() != nil {
+		return
+	}
+	s.building = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		start := time.Now()
+		ix, err := build(s.ctx, s.src)
+		if err == nil {
+			s.cur.Store(ix)
+		}
+		s.mu.Lock()
+		s.building = false
+		s.nextBuild = time.Now().Add(max(4*time.Since(start), time.Second))
+		s.mu.Unlock()
+	}()
+}
+
+// Build builds the index now, in the caller's goroutine, and says how large it is in bytes.
+func (s *Store) Build(ctx context.Context) (int, error) {
+	ix, err := build(ctx, s.src)
+	if err != nil {
+		return 0, err
+	}
+	s.cur.Store(ix)
+	return ix.size(), nil
+}
+
+// Close stops a background build and closes the wrapped store.
+func (s *Store) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	return s.Store.Close()
+}
