@@ -84,7 +84,7 @@ func BenchmarkImportSQLite(b *testing.B) {
 				b.StopTimer()
 				st := openStore(b)
 				b.StartTimer()
-				m.run(b, func() { importOnce(b, st, ndjson) })
+				m.run(b, benchRecords, func() { importOnce(b, st, ndjson) })
 			}
 			m.report(b)
 		})
@@ -99,7 +99,7 @@ func BenchmarkImportSQLiteMerge(b *testing.B) {
 	importOnce(b, st, ndjson)
 	var m speed
 	for b.Loop() {
-		m.run(b, func() { importOnce(b, st, ndjson) })
+		m.run(b, benchRecords, func() { importOnce(b, st, ndjson) })
 	}
 	m.report(b)
 }
@@ -117,12 +117,12 @@ type speed struct {
 	wall, cpu time.Duration
 }
 
-func (s *speed) run(b *testing.B, fn func()) {
+func (s *speed) run(b *testing.B, records int, fn func()) {
 	w, c := time.Now(), cpuTime()
 	fn()
 	s.wall += time.Since(w)
 	s.cpu += cpuTime() - c
-	s.records += benchRecords
+	s.records += records
 }
 
 func (s *speed) report(b *testing.B) {
@@ -145,7 +145,7 @@ func BenchmarkParse(b *testing.B) {
 			b.SetBytes(info.Size())
 			var m speed
 			for b.Loop() {
-				m.run(b, func() {
+				m.run(b, benchRecords, func() {
 					sum := newSummary()
 					imp := newImporter(&sum, newProgress(nil, ""))
 					if err := imp.file(context.Background(), &discardTx{}, path, ""); err != nil || sum.Records != benchRecords {

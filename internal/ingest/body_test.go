@@ -149,6 +149,9 @@ func TestInvalidTextIsRefused(t *testing.T) {
 			`field strTeam holds invalid UTF-8: byte 0xff at byte 1 of the value "a\xffb"`},
 		{"latin-1 file", "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"A\",\"strStadium\":\"Stade de Gen\xe8ve\"}]}", "teams[0]",
 			"field strStadium holds invalid UTF-8: byte 0xe8 at byte 12"},
+		// Together the two values are "é", valid UTF-8; each alone is not.
+		{"a character across two values", "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"A\xc3\",\"strStadium\":\"\xa9B\"}]}", "teams[0]",
+			"field strTeam holds invalid UTF-8: byte 0xc3 at byte 1"},
 		{"field name", "{\"teams\":[{\"idTeam\":\"1\",\"strTeam\":\"A\",\"str\xff\\u001b[2J\":\"x\"}]}", "teams[0]",
 			`field name "str\xff\x1b[2J" is not valid UTF-8`},
 		{"field name of no kind", "{\"teams\":[{\"x\xff\":\"1\"}]}", "teams[0]", `field name "x\xff" is not valid UTF-8`},

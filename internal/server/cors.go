@@ -11,20 +11,21 @@ import (
 // answer, errors and 429 included, says which origins may read it and exposes the rate limit
 // fields and the ETag; a preflight (OPTIONS) is answered without a key and costs no quota.
 
-// corsPolicy is the origins allowed to read API answers: any, or a list.
+// corsPolicy is the origins allowed to read API answers: any, or a list. Each listed
+// origin maps to its Access-Control-Allow-Origin value, built once with the policy.
 type corsPolicy struct {
 	any     bool
-	origins map[string]bool
+	origins map[string][]string
 }
 
 func newCORSPolicy(origins []string) corsPolicy {
-	p := corsPolicy{any: len(origins) == 0, origins: map[string]bool{}}
+	p := corsPolicy{any: len(origins) == 0, origins: map[string][]string{}}
 	for _, o := range origins {
 		o = strings.TrimRight(strings.TrimSpace(o), "/")
 		if o == "*" {
 			p.any = true
 		}
-		p.origins[o] = true
+		p.origins[o] = []string{o}
 	}
 	return p
 }
@@ -51,11 +52,11 @@ func (p corsPolicy) set(h http.Header, r *http.Request) {
 		h["Access-Control-Allow-Origin"] = corsAnyOrigin
 	} else {
 		h["Vary"] = varyOrigin
-		origin := r.Header.Get("Origin")
-		if !p.origins[origin] {
+		allow, ok := p.origins[r.Header.Get("Origin")]
+		if !ok {
 			return
 		}
-		h["Access-Control-Allow-Origin"] = []string{origin}
+		h["Access-Control-Allow-Origin"] = allow
 	}
 	h["Access-Control-Expose-Headers"] = corsExposed
 }

@@ -27,6 +27,9 @@ func (t *tx) FrontierAdd(ctx context.Context, entries []store.FrontierEntry) err
 	if len(entries) == 0 {
 		return nil
 	}
+	if err := t.pipe.Sync(); err != nil {
+		return fmt.Errorf("postgres: frontier add: %w", err)
+	}
 	b := &pgx.Batch{}
 	for _, e := range entries {
 		b.Queue(frontierSQL.Add, sqlstore.FrontierArgs(e)...)
@@ -39,6 +42,9 @@ func (t *tx) FrontierAdd(ctx context.Context, entries []store.FrontierEntry) err
 
 // FrontierSet stores an entry's outcome.
 func (t *tx) FrontierSet(ctx context.Context, e store.FrontierEntry) error {
+	if err := t.pipe.Sync(); err != nil {
+		return fmt.Errorf("postgres: frontier %s: %w", e.URL, err)
+	}
 	if _, err := t.tx.Exec(ctx, frontierSQL.Set, sqlstore.FrontierArgs(e)...); err != nil {
 		return fmt.Errorf("postgres: frontier %s: %w", e.URL, mapErr(err))
 	}

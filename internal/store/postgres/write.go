@@ -24,13 +24,17 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx, changes: sqlstore.NewChangeSet()}
+	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet()}
 	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
+	defer t.pipe.Stop()
 	defer t.Close()
 	if err := fn(t); err != nil {
 		return err
 	}
 	if err := t.flush(ctx); err != nil {
+		return fmt.Errorf("postgres: write: %w", err)
+	}
+	if err := t.pipe.Sync(); err != nil {
 		return fmt.Errorf("postgres: write: %w", err)
 	}
 	if err := t.recordChanges(ctx, s.feed); err != nil {
@@ -45,10 +49,13 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches.
+// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches, on a
+// goroutine of their own (pipe): every other statement waits for the queued writes first.
 type tx struct {
 	*sqlstore.Buffer
-	tx pgx.Tx
+	tx    pgx.Tx
+	pipe  sqlstore.Pipe
+	fresh *sqlstore.Fresh
 	// changes are the records this transaction changed, for the change feed (changes.go).
 	changes *sqlstore.ChangeSet
 }
@@ -59,19 +66,27 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 		return fmt.Errorf("postgres: delete all: %w: no kind", store.ErrBadQuery)
 	}
 	t.Batch.Drop(k)
+	if err := t.pipe.Sync(); err != nil {
+		return fmt.Errorf("postgres: delete all %s: %w", k.Name, err)
+	}
 	if err := t.noteDeletes(ctx, k); err != nil {
 		return fmt.Errorf("postgres: delete all %s: %w", k.Name, err)
 	}
 	if _, err := t.tx.Exec(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
 		return fmt.Errorf("postgres: delete all %s: %w", k.Name, mapErr(err))
 	}
+	t.fresh.Emptied(k)
 	return nil
 }
 
-// flush writes every buffered record: per kind, one read of the stored docs and one insert.
+// flush writes every buffered record: per kind, one read of the stored docs (none in a
+// table the transaction found empty, for ids it did not write), then the rows (see write).
 func (t *tx) flush(ctx context.Context) error {
 	for _, kb := range t.Batch.Take() {
-		stored, err := t.storedDocs(ctx, kb.Kind, kb.MergeIDs())
+		if err := t.look(ctx, kb.Kind); err != nil {
+			return err
+		}
+		stored, err := t.storedDocs(ctx, kb.Kind, t.fresh.MayExist(kb.Kind, kb.MergeIDs()))
 		if err != nil {
 			return err
 		}
@@ -80,9 +95,75 @@ func (t *tx) flush(ctx context.Context) error {
 			return err
 		}
 		t.changes.Wrote(kb.Kind, rows)
-		if err := t.insert(ctx, kb.Kind, rows); err != nil {
+		if len(rows) == 0 {
+			continue
+		}
+		write := t.write(kb.Kind, rows)
+		if err := t.pipe.Send(func() error { return write(ctx) }); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// write returns the writing of rows in their order, for the pipe: each stretch of new
+// records (see sqlstore.Fresh.New) by COPY, which spares the server the conflict check and
+// the arrays of an upsert, and each stretch of others by an upsert.
+func (t *tx) write(k *record.Kind, rows []sqlstore.Row) func(context.Context) error {
+	type stretch struct {
+		isNew bool
+		rows  []sqlstore.Row
+	}
+	var stretches []stretch
+	for len(rows) > 0 {
+		isNew := t.fresh.New(k, rows[0].ID)
+		n := 1
+		for n < len(rows) && t.fresh.New(k, rows[n].ID) == isNew {
+			n++
+		}
+		stretches = append(stretches, stretch{isNew, rows[:n]})
+		t.fresh.Wrote(k, rows[:n])
+		rows = rows[n:]
+	}
+	return func(ctx context.Context) error {
+		for _, s := range stretches {
+			write := t.insert
+			if s.isNew {
+				write = t.copyRows
+			}
+			if err := write(ctx, k, s.rows); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// look looks at the kind's table the first time the transaction writes to it.
+func (t *tx) look(ctx context.Context, k *record.Kind) error {
+	if t.fresh.Known(k) {
+		return nil
+	}
+	if err := t.pipe.Sync(); err != nil {
+		return err
+	}
+	var found bool
+	if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+sqlstore.Table(k)+`)`).Scan(&found); err != nil {
+		return fmt.Errorf("is %s empty: %w", k.Name, mapErr(err))
+	}
+	t.fresh.Found(k, found)
+	return nil
+}
+
+// copyRows writes rows of records that cannot be stored yet with COPY.
+func (t *tx) copyRows(ctx context.Context, k *record.Kind, rows []sqlstore.Row) error {
+	values := make([]any, 2+len(k.Indexed))
+	src := pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
+		values = rows[i].AppendArgs(values[:0])
+		return values, nil
+	})
+	if _, err := t.tx.CopyFrom(ctx, pgx.Identifier{k.Name}, sqlstore.Columns(k)[1:], src); err != nil {
+		return fmt.Errorf("copy %d %s records: %w", len(rows), k.Name, mapErr(err))
 	}
 	return nil
 }
@@ -121,6 +202,9 @@ func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[
 	stored := map[string]string{}
 	if len(ids) == 0 {
 		return stored, nil
+	}
+	if err := t.pipe.Sync(); err != nil {
+		return nil, err
 	}
 	rows, err := t.tx.Query(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id = ANY($1)`, ids)
 	if err != nil {

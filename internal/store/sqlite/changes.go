@@ -5,14 +5,19 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/sqlstore"
 )
 
-// changesPerInsert changes go in one INSERT.
-const changesPerInsert = 128
+// changesPerInsert changes with their values go in one INSERT; idsPerInsert changes go in
+// one JSON array of ids.
+const (
+	changesPerInsert = 128
+	idsPerInsert     = 8192
+)
 
 // SetFeedOptions sets the retention and clock of the change feed.
 func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() }
@@ -53,21 +58,8 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 		return nil
 	}
 	now := o.Now().UTC()
-	at := now.Format(sqlstore.ChangeTime)
-	for len(list) > 0 {
-		n := min(len(list), changesPerInsert)
-		st, err := t.stmt(ctx, changesInsertSQL(n))
-		if err != nil {
-			return fmt.Errorf("record changes: %w", err)
-		}
-		args := make([]any, 0, 5*n)
-		for _, c := range list[:n] {
-			args = append(args, c.Kind.Name, c.ID, c.Op, at, nullIfEmpty(c.Keys))
-		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("record changes: %w", mapErr(err))
-		}
-		list = list[n:]
+	if err := t.insertChanges(ctx, list, now.Format(sqlstore.ChangeTime)); err != nil {
+		return fmt.Errorf("record changes: %w", err)
 	}
 	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
 	var upto int64
@@ -82,6 +74,62 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 	}
 	if _, err := t.tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE name = 'changes_pruned' AND value < ?`, upto, upto); err != nil {
 		return fmt.Errorf("prune changes: %w", mapErr(err))
+	}
+	return nil
+}
+
+// insertChanges appends changes to the feed, in their order. The ids of a stretch of changes
+// of one kind and operation without keys go as one JSON array: an import's hundreds of
+// thousands of changes (past the keyed ones, see sqlstore.ChangeSet) then cost a few
+// statements, where binding the values of each change cost more than writing the rows.
+// Changes with keys, and ids that are not valid UTF-8 (JSON would alter them), go
+// changesPerInsert to a statement.
+func (t *tx) insertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
+	var ids []byte
+	for len(list) > 0 {
+		c := list[0]
+		if !inArray(c) {
+			n := 1
+			for n < len(list) && n < changesPerInsert && !inArray(list[n]) {
+				n++
+			}
+			args := make([]any, 0, 5*n)
+			for _, c := range list[:n] {
+				args = append(args, c.Kind.Name, c.ID, c.Op, at, nullIfEmpty(c.Keys))
+			}
+			if err := t.execChange(ctx, changesInsertSQL(n), args...); err != nil {
+				return err
+			}
+			list = list[n:]
+			continue
+		}
+		ids = append(ids[:0], '[')
+		n := 0
+		for ; n < len(list) && n < idsPerInsert && inArray(list[n]) && list[n].Kind == c.Kind && list[n].Op == c.Op; n++ {
+			if n > 0 {
+				ids = append(ids, ',')
+			}
+			ids = record.AppendString(ids, list[n].ID)
+		}
+		ids = append(ids, ']')
+		if err := t.execChange(ctx, `INSERT INTO changes (kind, id, op, time) SELECT ?, value, ?, ? FROM json_each(?)`, c.Kind.Name, c.Op, at, string(ids)); err != nil {
+			return err
+		}
+		list = list[n:]
+	}
+	return nil
+}
+
+// inArray says whether a change can go in a JSON array of ids (see insertChanges).
+func inArray(c sqlstore.PendingChange) bool { return c.Keys == "" && utf8.ValidString(c.ID) }
+
+func (t *tx) execChange(ctx context.Context, query string, args ...any) error {
+	st, err := t.stmt(ctx, query)
+	if err != nil {
+		return err
+	}
+	if _, err := st.ExecContext(ctx, args...); err != nil {
+		return mapErr(err)
 	}
 	return nil
 }

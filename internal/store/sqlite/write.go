@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"hash/maphash"
 	"strings"
 
 	"sportsdb/internal/record"
@@ -40,11 +39,10 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("sqlite: write: %w", mapErr(err))
 	}
 	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{},
-		kinds: map[*record.Kind]*kindState{}, seed: maphash.MakeSeed(), ftsRows: map[*record.Kind]int{},
-		changes: sqlstore.NewChangeSet()}
+		fresh: sqlstore.NewFresh(), ftsRows: map[*record.Kind]int{}, changes: sqlstore.NewChangeSet()}
 	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
 	defer sqlTx.Rollback()
-	defer t.stop()
+	defer t.pipe.Stop()
 	defer t.Close()
 	if err := fn(t); err != nil {
 		return err
@@ -76,9 +74,8 @@ type tx struct {
 	*sqlstore.Buffer
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
-	kinds map[*record.Kind]*kindState
-	seed  maphash.Seed
-	pipe  pipe
+	fresh *sqlstore.Fresh
+	pipe  sqlstore.Pipe
 	// inserts are the insert goroutine's statements; stmts are the others.
 	inserts map[insertKey]*sql.Stmt
 	// ftsRows counts the rows written per kind with a trigram index (see optimizeFTS).
@@ -102,7 +99,7 @@ func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
 		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, mapErr(err))
 	}
-	t.emptied(k)
+	t.fresh.Emptied(k)
 	return nil
 }
 
@@ -128,11 +125,10 @@ func prepared[K comparable](ctx context.Context, tx *sql.Tx, m map[K]*sql.Stmt, 
 // flush hands every buffered record to the insert goroutine (see pipe).
 func (t *tx) flush(ctx context.Context) error {
 	for _, kb := range t.Batch.Take() {
-		ks, err := t.state(ctx, kb.Kind)
-		if err != nil {
+		if err := t.look(ctx, kb.Kind); err != nil {
 			return err
 		}
-		stored, err := t.storedDocs(ctx, kb.Kind, t.mayExist(ks, kb.MergeIDs()))
+		stored, err := t.storedDocs(ctx, kb.Kind, t.fresh.MayExist(kb.Kind, kb.MergeIDs()))
 		if err != nil {
 			return err
 		}
@@ -141,7 +137,7 @@ func (t *tx) flush(ctx context.Context) error {
 			return err
 		}
 		t.changes.Wrote(kb.Kind, rows)
-		t.wrote(ks, rows)
+		t.fresh.Wrote(kb.Kind, rows)
 		if ftsColumns[kb.Kind] != nil {
 			t.ftsRows[kb.Kind] += len(rows)
 		}

@@ -21,12 +21,14 @@ const ChangeTime = store.ChangeTimeLayout
 // that DeleteAll removed and the transaction wrote back unchanged (gen regenerating the same
 // dataset) is no change. With each change it keeps the record's index values before and
 // after (store.Change.Keys) when the write knew them; past maxKeyed changes it keeps none, as
-// so large a write touches most queries of its kinds anyway.
+// so large a write touches most queries of its kinds anyway. An import notes every record it
+// writes, so the changes are found per kind, by id: a map of strings hashes several times
+// faster than one of structs.
 type ChangeSet struct {
 	seed    maphash.Seed
-	order   []changeKey
-	ops     map[changeKey]string
-	deleted map[changeKey]uint64 // hash of the doc DeleteAll removed
+	list    []PendingChange // in the order of first change; Op "" is no change
+	at      map[*record.Kind]map[string]int
+	deleted map[*record.Kind]map[string]uint64 // hash of the doc DeleteAll removed
 	keys    map[changeKey]*keySet
 	blind   bool // past maxKeyed: no change is bounded
 }
@@ -64,16 +66,20 @@ type PendingChange struct {
 
 // NewChangeSet returns an empty set.
 func NewChangeSet() *ChangeSet {
-	return &ChangeSet{seed: maphash.MakeSeed(), ops: map[changeKey]string{}, deleted: map[changeKey]uint64{},
-		keys: map[changeKey]*keySet{}}
+	return &ChangeSet{seed: maphash.MakeSeed(), at: map[*record.Kind]map[string]int{},
+		deleted: map[*record.Kind]map[string]uint64{}, keys: map[changeKey]*keySet{}}
 }
 
 // Deleted notes a stored record that DeleteAll removes, with its doc.
 func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
-	key := changeKey{k, id}
-	c.deleted[key] = maphash.String(c.seed, doc)
-	c.set(key, store.OpDelete)
-	if ks := c.keySet(key); ks != nil {
+	d := c.deleted[k]
+	if d == nil {
+		d = map[string]uint64{}
+		c.deleted[k] = d
+	}
+	d[id] = maphash.String(c.seed, doc)
+	c.set(c.kindAt(k), k, id, store.OpDelete)
+	if ks := c.keySet(changeKey{k, id}); ks != nil {
 		ks.unknown, ks.vals = true, nil
 	}
 }
@@ -82,20 +88,40 @@ func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
 // takes the rows' earlier records (Row.Was), leaving them empty, so that the rows on their
 // way to the database do not keep them alive.
 func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
+	at, deleted := c.kindAt(k), c.deleted[k]
 	for i := range rows {
 		row := rows[i]
 		rows[i].Was = record.Record{}
-		key := changeKey{k, row.ID}
-		if h, ok := c.deleted[key]; ok {
-			delete(c.deleted, key)
+		if h, ok := deleted[row.ID]; ok {
+			delete(deleted, row.ID)
 			if h == maphash.String(c.seed, row.Doc) {
-				delete(c.ops, key) // back as it was: no change
+				c.set(at, k, row.ID, "") // back as it was: no change
 				continue
 			}
 		}
-		c.set(key, store.OpUpsert)
-		c.noteKeys(key, row)
+		c.set(at, k, row.ID, store.OpUpsert)
+		if !c.blind {
+			c.noteKeys(changeKey{k, row.ID}, row)
+		}
 	}
+}
+
+func (c *ChangeSet) kindAt(k *record.Kind) map[string]int {
+	at := c.at[k]
+	if at == nil {
+		at = map[string]int{}
+		c.at[k] = at
+	}
+	return at
+}
+
+func (c *ChangeSet) set(at map[string]int, k *record.Kind, id, op string) {
+	if i, ok := at[id]; ok {
+		c.list[i].Op = op
+		return
+	}
+	at[id] = len(c.list)
+	c.list = append(c.list, PendingChange{Kind: k, ID: id, Op: op})
 }
 
 // noteKeys adds the row's index values, before and after, to its change's keys. List
@@ -141,24 +167,19 @@ func (c *ChangeSet) keySet(key changeKey) *keySet {
 	return ks
 }
 
-func (c *ChangeSet) set(key changeKey, op string) {
-	if _, ok := c.ops[key]; !ok {
-		c.order = append(c.order, key)
-	}
-	c.ops[key] = op
-}
-
 // List returns the changes in the order of first change.
 func (c *ChangeSet) List() []PendingChange {
-	out := make([]PendingChange, 0, len(c.ops))
-	for _, key := range c.order {
-		if op, ok := c.ops[key]; ok {
-			pc := PendingChange{Kind: key.kind, ID: key.id, Op: op}
-			if ks := c.keys[key]; !c.blind && ks != nil && !ks.unknown {
+	out := make([]PendingChange, 0, len(c.list))
+	for _, pc := range c.list {
+		if pc.Op == "" {
+			continue
+		}
+		if !c.blind {
+			if ks := c.keys[changeKey{pc.Kind, pc.ID}]; ks != nil && !ks.unknown {
 				pc.Keys = EncodeKeys(ks.vals)
 			}
-			out = append(out, pc)
 		}
+		out = append(out, pc)
 	}
 	return out
 }

@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Get", testGet},
 		{"UpsertMerge", testUpsertMerge},
 		{"UpsertTwiceInOneWrite", testUpsertTwice},
+		{"EmptyTableBatches", testEmptyTableBatches},
 		{"Replace", testReplace},
 		{"DeleteAll", testDeleteAll},
 		{"Rollback", testRollback},
