@@ -116,7 +116,7 @@ func (w *world) emitContracts(wr *batcher) error {
 		start := w.now.Year() - r.IntN(4)
 		id++
 		rec := fields(record.Contract, "id", id, "idPlayer", p.id, "idTeam", p.team.id, "strSport", p.team.league.sport.name,
-			"strPlayer", p.name(), "strTeam", p.team.name, "strYearStart", fmt.Sprint(start), "strYearEnd", fmt.Sprint(start+between(r, 2, 5)),
+			"strPlayer", p.name(), "strTeam", p.team.name, "strBadge", w.teamBadge(p.team), "strYearStart", fmt.Sprint(start), "strYearEnd", fmt.Sprint(start+between(r, 2, 5)),
 			"strWage", fmt.Sprintf("€%d,000 per week", between(r, 5, 300)))
 		return wr.put(rec)
 	})

@@ -13,10 +13,10 @@ import (
 	"sportsdb/internal/record"
 )
 
-// Fields the public service added after sportsdb's field lists were written: a contract's
-// strBadge, and a team's fields before and after the known ones.
+// Fields sportsdb's field lists do not know, as the public service adds fields over time: a contract's
+// strAgent, and a team's fields before and after the known ones.
 const withExtras = `{"contracts":[{"id":"9001","idPlayer":"34145395","idTeam":"133604","strSport":"Soccer",` +
-	`"strPlayer":"P","strTeam":"Arsenal","strBadge":"https:\/\/x\/b.png","strYearStart":"2020","strYearEnd":"2024","strWage":"","strNote":null}],` +
+	`"strPlayer":"P","strTeam":"Arsenal","strAgent":"https:\/\/x\/b.png","strYearStart":"2020","strYearEnd":"2024","strWage":"","strNote":null}],` +
 	`"teams":[{"strNew":"first","idTeam":"133604","strTeam":"Arsenal","idLeague":"4328","strLeague":"English Premier League","intRank":7}]}`
 
 // A record's unknown fields are kept: stored, exported after the known fields in the order
@@ -31,7 +31,7 @@ func TestExtrasRoundTrip(t *testing.T) {
 	}
 	out1 := ingest.ExportBytes(t, first)
 	contract := string(out1["contract.ndjson"])
-	if want := `"strWage":"","strBadge":"https:\/\/x\/b.png","strNote":null}` + "\n"; !strings.HasSuffix(contract, want) {
+	if want := `"strWage":"","strAgent":"https:\/\/x\/b.png","strNote":null}` + "\n"; !strings.HasSuffix(contract, want) {
 		t.Errorf("contract line %q does not end with %q", contract, want)
 	}
 	if team := string(out1["team.ndjson"]); !strings.HasSuffix(team, `"strLocked":null,"strNew":"first","intRank":"7"}`+"\n") {
@@ -101,9 +101,9 @@ func TestExtrasInAnswers(t *testing.T) {
 		want string // the end of the first record; "" when the extras must not appear
 	}{
 		{"v1 contracts", env.V1(t, env.FreeKey, "lookupcontracts.php?id=34145395"),
-			`"strWage":"","strBadge":"https:\/\/x\/b.png","strNote":null}`},
+			`"strWage":"","strAgent":"https:\/\/x\/b.png","strNote":null}`},
 		{"v1 team", env.V1(t, env.PremiumKey, "lookupteam.php?id=133604"), `"strLocked":null,"strNew":"first","intRank":"7"}`},
-		{"v2 contracts", env.V2(t, "lookup/player_contracts/34145395"), `"strWage":"","strBadge":"https:\/\/x\/b.png","strNote":null}`},
+		{"v2 contracts", env.V2(t, "lookup/player_contracts/34145395"), `"strWage":"","strAgent":"https:\/\/x\/b.png","strNote":null}`},
 		{"v2 team list", env.V2(t, "list/teams/4328"), ""},
 		{"v2 team search", env.V2(t, "search/team/Arsenal"), ""},
 	}

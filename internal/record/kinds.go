@@ -124,7 +124,7 @@ var (
 		key("id"), []Index{ix("idPlayer")}, nil)
 
 	Contract = newKind("contract",
-		[]string{"id", "idPlayer", "idTeam", "strSport", "strPlayer", "strTeam", "strYearStart", "strYearEnd", "strWage"},
+		[]string{"id", "idPlayer", "idTeam", "strSport", "strPlayer", "strTeam", "strBadge", "strYearStart", "strYearEnd", "strWage"},
 		key("id"), []Index{ix("idPlayer")}, nil)
 
 	Result = newKind("result",
