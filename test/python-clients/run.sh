@@ -12,28 +12,13 @@ set -euo pipefail
 tralahm=$(realpath "$1") koditv=$(realpath "$2") enen92=$(realpath "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
-tmp=$(mktemp -d)
-pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-
-go build -o "$tmp/sportsdb" ./cmd/sportsdb
+SERVE_DEMO=0 . test/serve-demo.sh
 db="$tmp/sportsdb.db"
 "$tmp/sportsdb" gen --db "$db" --scale demo >/dev/null
 "$tmp/sportsdb" import --db "$db" testdata/recorded >/dev/null
 premium=$("$tmp/sportsdb" keys add --db "$db" --tier premium --label python-clients)
 # The drivers make a few hundred calls a minute; the limits are not what is tested here.
-"$tmp/sportsdb" serve --addr 127.0.0.1:0 --db "$db" --limits free:100000,premium:100000,business:100000 \
-  >"$tmp/out" 2>"$tmp/log" &
-pid=$!
-url=""
-for _ in $(seq 1 100); do
-  url=$(sed -n 's#^sportsdb listening on \(http://[^ ]*\)$#\1#p' "$tmp/out")
-  [ -n "$url" ] && break
-  kill -0 "$pid" 2>/dev/null || { cat "$tmp/out" "$tmp/log"; echo "sportsdb exited"; exit 1; }
-  sleep 0.1
-done
-[ -n "$url" ] || { cat "$tmp/out" "$tmp/log"; echo "sportsdb did not start"; exit 1; }
+serve_db "$db" --limits free:100000,premium:100000,business:100000
 echo "sportsdb at $url"
 
 status=0
