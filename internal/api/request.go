@@ -33,6 +33,16 @@ func (d Deps) NewRequest(ctx context.Context, tier store.Tier, k *record.Kind, l
 // the row's order unless it sets its own. The order is in the query, so the cap keeps the
 // first records of that order.
 func (r *Request) Find(q store.Query) ([]record.Record, error) {
+	q = r.query(q)
+	recs, err := r.deps.Store.Find(r.Ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("find %s: %w", q.Kind.Name, err)
+	}
+	return recs, nil
+}
+
+// query is q on the row's kind, order and cap where q sets none.
+func (r *Request) query(q store.Query) store.Query {
 	if q.Kind == nil {
 		q.Kind = r.Kind
 	}
@@ -42,11 +52,36 @@ func (r *Request) Find(q store.Query) ([]record.Record, error) {
 	if q.Limit == 0 || q.Limit > r.Limit {
 		q.Limit = r.Limit
 	}
-	recs, err := r.deps.Store.Find(r.Ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("find %s: %w", q.Kind.Name, err)
+	return q
+}
+
+// FindNames is Find giving the records' seqs and folded values of field instead of the
+// records (store.NameFinder); ok is false when the store cannot answer so.
+func (r *Request) FindNames(q store.Query, field string) (store.Names, bool, error) {
+	nf, ok := r.deps.Store.(store.NameFinder)
+	if !ok {
+		return store.Names{}, false, nil
 	}
-	return recs, nil
+	q = r.query(q)
+	n, ok, err := nf.FindNames(r.Ctx, q, field)
+	if err != nil {
+		return store.Names{}, false, fmt.Errorf("find %s: %w", q.Kind.Name, err)
+	}
+	return n, ok, nil
+}
+
+// RecordsBySeqs reads the records of the row's kind with those seqs, found by FindNames at
+// version, in that order; ok is false when the data has moved since.
+func (r *Request) RecordsBySeqs(seqs []int64, version int64) ([]record.Record, bool, error) {
+	nf, ok := r.deps.Store.(store.NameFinder)
+	if !ok {
+		return nil, false, nil
+	}
+	recs, ok, err := nf.RecordsBySeqs(r.Ctx, r.Kind, seqs, version)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", r.Kind.Name, err)
+	}
+	return recs, ok, nil
 }
 
 // FindFirst runs queries in order of preference and keeps the first records found, each

@@ -75,6 +75,26 @@ type Query struct {
 	Limit   int
 }
 
+// Names is a NameFinder's answer to a query: the seqs of the records it selects, in the
+// query's order, each with its folded value of one name field, at data version Version.
+type Names struct {
+	Version int64
+	Seqs    []int64
+	Values  []string
+}
+
+// NameFinder is a store that can answer some name searches with the records' folded names
+// instead of the records, so that a caller ranking many matches reads only those it keeps.
+// It is optional: a caller falls back to Find when the store has none or it says !ok.
+type NameFinder interface {
+	// FindNames answers q as Find would, giving each record's seq and its folded value of
+	// field (indexed with the Name norm) in place of the record; ok is false when it cannot.
+	FindNames(ctx context.Context, q Query, field string) (n Names, ok bool, err error)
+	// RecordsBySeqs reads the records of k with those seqs, in that order, when the data is
+	// still at version; ok is false when it is not, or when a record is missing.
+	RecordsBySeqs(ctx context.Context, k *record.Kind, seqs []int64, version int64) (recs []record.Record, ok bool, err error)
+}
+
 // Records reads and writes sports records.
 type Records interface {
 	// Find returns the records the query selects; none is not an error.

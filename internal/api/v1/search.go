@@ -119,27 +119,102 @@ func searchPlayers(r *api.Request, p params) (api.Answer, error) {
 	}
 	limit := r.Limit
 	r.Limit = relevanceWindow
-	recs, err := r.FindFirst(
+	qs := []store.Query{
 		api.Where(api.EqName("strPlayer", name)),
 		api.Sorted(api.Where(api.ContainsName("strPlayer", name)), api.ByName("strPlayer")),
-	)
+	}
+	recs, scores, ok, err := playersByNames(r, name, limit, qs)
+	if err == nil && !ok {
+		recs, scores, err = playersByRecords(r, name, limit, qs)
+	}
 	r.Limit = limit
 	if err != nil {
 		return api.None, err
 	}
-	scores := make(map[string]float64, len(recs))
-	for _, rec := range recs {
-		id, _ := rec.ID()
-		scores[id] = relevance(name, rec.Str("strPlayer"))
-	}
-	score := func(rec record.Record) float64 { id, _ := rec.ID(); return scores[id] }
-	slices.SortStableFunc(recs, func(a, b record.Record) int { return cmp.Compare(score(b), score(a)) })
-	if len(recs) > limit {
-		recs = recs[:limit]
-	}
 	ans := api.Records(recs)
-	ans.Relevance = func(rec record.Record) string { return strconv.FormatFloat(score(rec), 'f', -1, 64) }
+	ans.Relevance = func(rec record.Record) string {
+		id, _ := rec.ID()
+		return strconv.FormatFloat(scores[id], 'f', -1, 64)
+	}
 	return ans, nil
+}
+
+// ranked is the positions 0..n-1 by score, best first, equal scores in position order, the
+// first limit of them.
+func ranked(n, limit int, score func(i int) float64) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score(b), score(a)) })
+	return order[:min(n, limit)]
+}
+
+// playersByRecords ranks the window's records, read whole (FindFirst of qs), and keeps the
+// first limit; scores are by id.
+func playersByRecords(r *api.Request, name string, limit int, qs []store.Query) ([]record.Record, map[string]float64, error) {
+	recs, err := r.FindFirst(qs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	score := make([]float64, len(recs))
+	for i, rec := range recs {
+		score[i] = relevance(name, rec.Str("strPlayer"))
+	}
+	keep := ranked(len(recs), limit, func(i int) float64 { return score[i] })
+	out := make([]record.Record, len(keep))
+	scores := make(map[string]float64, len(keep))
+	for j, i := range keep {
+		out[j] = recs[i]
+		id, _ := recs[i].ID()
+		scores[id] = score[i]
+	}
+	return out, scores, nil
+}
+
+// playersByNames is playersByRecords ranking the window's folded names, which the store
+// gives without the records (store.NameFinder), and reading only the records kept. The
+// window is FindFirst's: each query's rows in its order, each record once, up to r.Limit.
+// relevance folds the name, and folding a folded name changes nothing, so the scores are
+// the same. ok is false when the store cannot answer every query so from one data version.
+func playersByNames(r *api.Request, name string, limit int, qs []store.Query) ([]record.Record, map[string]float64, bool, error) {
+	var seqs []int64
+	var score []float64
+	version := int64(-1)
+	seen := map[int64]bool{}
+	for _, q := range qs {
+		if len(seqs) >= r.Limit {
+			break
+		}
+		n, ok, err := r.FindNames(q, "strPlayer")
+		if err != nil || !ok || (version >= 0 && n.Version != version) {
+			return nil, nil, false, err
+		}
+		version = n.Version
+		for i, seq := range n.Seqs {
+			if seen[seq] || len(seqs) >= r.Limit {
+				continue
+			}
+			seen[seq] = true
+			seqs = append(seqs, seq)
+			score = append(score, relevance(name, n.Values[i]))
+		}
+	}
+	keep := ranked(len(seqs), limit, func(i int) float64 { return score[i] })
+	kept := make([]int64, len(keep))
+	for j, i := range keep {
+		kept[j] = seqs[i]
+	}
+	recs, ok, err := r.RecordsBySeqs(kept, version)
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	scores := make(map[string]float64, len(keep))
+	for j, rec := range recs {
+		id, _ := rec.ID()
+		scores[id] = score[keep[j]]
+	}
+	return recs, scores, true, nil
 }
 
 // playersOfTeam is searchplayers.php?t=TEAM[&p=NAME], the form the Kodi scraper builds its

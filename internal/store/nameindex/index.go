@@ -147,6 +147,21 @@ func (s rowSet) add(r int32) { s[r>>6] |= 1 << (uint(r) & 63) }
 // answer is the seqs of the records q selects, in q's order, cut at its limit; ok is false
 // when the index cannot answer q exactly (the database must).
 func (ix *index) answer(q store.Query) (seqs []int64, ok bool) {
+	rows, ok := ix.rows(q)
+	if !ok {
+		return nil, false
+	}
+	ki := ix.kinds[q.Kind]
+	seqs = make([]int64, len(rows))
+	for i, r := range rows {
+		seqs[i] = ki.seqs[r]
+	}
+	return seqs, true
+}
+
+// rows is the rows of the records q selects, in q's order, cut at its limit; ok is false
+// when the index cannot answer q exactly.
+func (ix *index) rows(q store.Query) (rows []int32, ok bool) {
 	ki := ix.kinds[q.Kind]
 	if ki == nil || len(q.Where) == 0 || q.Limit < 0 {
 		return nil, false
@@ -181,12 +196,12 @@ func (ix *index) answer(q store.Query) (seqs []int64, ok bool) {
 		}
 	}
 	keys = smallest(keys, q.Limit)
-	seqs = make([]int64, len(keys))
+	rows = make([]int32, len(keys))
 	mask := uint64(1)<<bits.Len(uint(len(ki.seqs))) - 1
 	for i, k := range keys {
-		seqs[i] = ki.seqs[k&mask]
+		rows[i] = int32(k & mask)
 	}
-	return seqs, true
+	return rows, true
 }
 
 // order returns the sort key of a row in q's order (its OrderBy, then seq), or false when

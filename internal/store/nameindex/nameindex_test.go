@@ -309,3 +309,62 @@ func TestNulInStoredName(t *testing.T) {
 		t.Errorf("%d answered by the index, %d by the database; want 1 and 1", a, d)
 	}
 }
+
+// TestNamesNeverStale: FindNames gives the folded names of a query's rows at the index's
+// version, and RecordsBySeqs reads them only while the data is still at that version (no
+// rows: while the version is still it); after a write it says !ok and the index is dropped.
+func TestNamesNeverStale(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := b.open(t)
+			s := Wrap(st, Options{}).(*Store)
+			t.Cleanup(func() { s.Close() })
+			put := func(id, name string) {
+				t.Helper()
+				p := record.Player.NewRecord()
+				p.Set("idPlayer", record.Str(id))
+				p.Set("strPlayer", record.Str(name))
+				if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, p) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			put("1", "Lionel Messi")
+			put("2", "Messias Silva")
+			put("3", "Cristiano Ronaldo")
+			if _, err := s.Build(ctx); err != nil {
+				t.Fatal(err)
+			}
+			q := func(needle string) store.Query {
+				return store.Query{Kind: record.Player, Where: []store.Cond{
+					{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: needle}},
+					OrderBy: []store.Order{{Field: "strPlayer", Norm: record.Name, Desc: true}}}
+			}
+			n, ok, err := s.FindNames(ctx, q("MESSI"), "strPlayer")
+			if err != nil || !ok || !slices.Equal(n.Values, []string{"messias silva", "lionel messi"}) {
+				t.Fatalf("names: %+v %v %v", n, ok, err)
+			}
+			recs, ok, err := s.RecordsBySeqs(ctx, record.Player, []int64{n.Seqs[1], n.Seqs[0]}, n.Version)
+			if err != nil || !ok || len(recs) != 2 || recs[0].Str("strPlayer") != "Lionel Messi" || recs[1].Str("strPlayer") != "Messias Silva" {
+				t.Fatalf("records: %v %v %v", idsOf(t, recs), ok, err)
+			}
+			none, ok, err := s.FindNames(ctx, q("zzz"), "strPlayer")
+			if err != nil || !ok || len(none.Seqs) != 0 {
+				t.Fatalf("no names: %+v %v %v", none, ok, err)
+			}
+			if _, ok, err := s.FindNames(ctx, q("messi"), "strDescriptionEN"); ok || err != nil {
+				t.Fatalf("a field the index does not hold: %v %v", ok, err)
+			}
+			put("1", "Lionel Andrés Messi")
+			if _, ok, err := s.RecordsBySeqs(ctx, record.Player, n.Seqs, n.Version); ok || err != nil {
+				t.Fatalf("records after a write: %v %v", ok, err)
+			}
+			if _, ok, err := s.RecordsBySeqs(ctx, record.Player, nil, none.Version); ok || err != nil {
+				t.Fatalf("no records after a write: %v %v", ok, err)
+			}
+			if s.cur.Load() != nil {
+				t.Fatal("the index outlived its data")
+			}
+		})
+	}
+}

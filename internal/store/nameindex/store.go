@@ -86,32 +86,68 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 		if !ok {
 			break
 		}
-		if len(seqs) == 0 {
-			// Nothing matched at the index's version: true when that is still the version.
-			v, err := s.Store.DataVersion(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if v == ix.version {
-				s.Answered.Add(1)
-				return nil, nil
-			}
-		} else {
-			recs, v, err := s.src.DocsBySeqs(ctx, q.Kind, seqs)
-			if err != nil {
-				return nil, err
-			}
-			if v == ix.version && len(recs) == len(seqs) {
-				s.Answered.Add(1)
-				return recs, nil
-			}
+		recs, ok, err := s.RecordsBySeqs(ctx, q.Kind, seqs, ix.version)
+		if err != nil || ok {
+			return recs, err
 		}
-		s.stale(ix)
 		if !s.opts.Sync {
 			break
 		}
 	}
 	return s.delegate(ctx, q)
+}
+
+// FindNames answers q from the index when it is current and can, with each record's seq and
+// its folded value of field; the docs read after it by RecordsBySeqs must be of the same
+// version, else the caller reads through Find.
+func (s *Store) FindNames(ctx context.Context, q store.Query, field string) (store.Names, bool, error) {
+	if _, held := Columns[q.Kind]; !held || len(q.Where) == 0 {
+		return store.Names{}, false, nil
+	}
+	ix := s.current(ctx)
+	if ix == nil {
+		return store.Names{}, false, nil
+	}
+	ki := ix.kinds[q.Kind]
+	f, found := q.Kind.IndexOf(field, record.Name)
+	if ki == nil || !found || ki.cols[f.Column()] == nil {
+		return store.Names{}, false, nil
+	}
+	rows, ok := ix.rows(q)
+	if !ok {
+		return store.Names{}, false, nil
+	}
+	col := ki.cols[f.Column()]
+	n := store.Names{Version: ix.version, Seqs: make([]int64, len(rows)), Values: make([]string, len(rows))}
+	for i, r := range rows {
+		n.Seqs[i], n.Values[i] = ki.seqs[r], string(col.value(int(r)))
+	}
+	return n, true, nil
+}
+
+// RecordsBySeqs reads the docs of those seqs, in that order, when the data is still at
+// version (none: when the data version is still it). When it is not, the index is dropped
+// and rebuilt, as Find drops it.
+func (s *Store) RecordsBySeqs(ctx context.Context, k *record.Kind, seqs []int64, version int64) ([]record.Record, bool, error) {
+	var recs []record.Record
+	var v int64
+	var err error
+	if len(seqs) == 0 {
+		v, err = s.Store.DataVersion(ctx)
+	} else {
+		recs, v, err = s.src.DocsBySeqs(ctx, k, seqs)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if v == version && len(recs) == len(seqs) {
+		s.Answered.Add(1)
+		return recs, true, nil
+	}
+	if ix := s.cur.Load(); ix != nil && ix.version == version {
+		s.stale(ix)
+	}
+	return nil, false, nil
 }
 
 func (s *Store) delegate(ctx context.Context, q store.Query) ([]record.Record, error) {
