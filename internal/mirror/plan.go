@@ -254,15 +254,21 @@ func played(e record.Record, today string) bool {
 
 // played queues the timeline and statistics of a game whose lineup is known: a game
 // without one (an old one, most often) has neither, and asking would waste two requests.
+// A lineup read through v2 leads to its v1 answer as well: each version's view leaves out
+// fields the other holds (v2 the players' thumbs and renders, v1 the formation), and the
+// store merges the two into the whole record.
 func (p *plan) played(t target, lineup []record.Record) []store.FrontierEntry {
 	if len(lineup) == 0 {
 		return nil
 	}
 	id := t.query.Get("id")
+	var urls []string
 	if t.version == "v2" {
 		id = t.last
+		urls = append(urls, "v1/lookuplineup.php?id="+id)
 	}
-	return entries(prioDetails, "v1/lookuptimeline.php?id="+id, "v1/lookupeventstats.php?id="+id)
+	urls = append(urls, "v1/lookuptimeline.php?id="+id, "v1/lookupeventstats.php?id="+id)
+	return entries(prioDetails, urls...)
 }
 
 func (p *plan) teams(teams []record.Record) []store.FrontierEntry {
