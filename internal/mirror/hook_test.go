@@ -59,6 +59,9 @@ func TestFreshness(t *testing.T) {
 		{"v1/eventspastleague.php?id=4328", nil, freshHourly},
 		{"v1/eventsday.php?d=2026-10-05&l=4328", nil, freshHourly},
 		{"v1/eventsday.php?d=2026-01-05&l=4328", nil, freshDaily},
+		{"v1/eventsday.php?d=2026-10-06&l=4328", nil, freshHourly},
+		{"v1/eventsday.php?d=2026-10-24&l=4328", nil, freshDaily}, // fixtures weeks ahead
+		{"v1/lookupevent.php?id=1", []record.Record{rec(record.Event, "idEvent", "1", "dateEvent", "2026-11-04")}, freshDaily},
 		{"v1/lookupevent.php?id=1", []record.Record{rec(record.Event, "idEvent", "1", "dateEvent", "2026-10-04")}, freshHourly},
 		{"v1/lookupevent.php?id=1", []record.Record{rec(record.Event, "idEvent", "1", "dateEvent", "2026-09-04")}, freshDaily},
 		{"v1/lookupteam.php?id=133604", nil, freshDaily},

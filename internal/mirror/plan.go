@@ -321,19 +321,25 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 	case "eventshighlights.php", "lookuptv.php":
 		return freshHourly
 	case "eventsday.php":
-		if t.query.Get("d") >= now.AddDate(0, 0, -1).Format(time.DateOnly) {
+		if near(t.query.Get("d"), now) {
 			return freshHourly
 		}
 	}
 	if _, rest, _ := strings.Cut(u, "/"); TimeDependent(t.version, rest) {
 		return freshHourly // next and previous events
 	}
-	// Details of a game of today or yesterday are still changing.
-	yesterday := now.AddDate(0, 0, -1).Format(time.DateOnly)
 	for _, r := range recs {
-		if r.Kind == record.Event && r.Str("dateEvent") >= yesterday {
+		if r.Kind == record.Event && near(r.Str("dateEvent"), now) {
 			return freshHourly
 		}
 	}
 	return freshDaily
+}
+
+// near says whether a day is yesterday, today or tomorrow (the day in any time zone of a game
+// being played now): its games and their details are still changing. Games further ahead
+// change seldom, and their coming is followed hourly through the next events of their
+// league; asking for each of their days hourly would spend a league's budget on fixtures.
+func near(day string, now time.Time) bool {
+	return day >= now.AddDate(0, 0, -1).Format(time.DateOnly) && day <= now.AddDate(0, 0, 1).Format(time.DateOnly)
 }
