@@ -318,9 +318,7 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 			return freshLive
 		}
 		return freshHourly
-	case "eventshighlights.php", "lookuptv.php":
-		return freshHourly
-	case "eventsday.php":
+	case "eventsday.php", "eventshighlights.php":
 		if near(t.query.Get("d"), now) {
 			return freshHourly
 		}
@@ -329,7 +327,7 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 		return freshHourly // next and previous events
 	}
 	for _, r := range recs {
-		if r.Kind == record.Event && near(r.Str("dateEvent"), now) {
+		if (r.Kind == record.Event || r.Kind == record.TV) && near(r.Str("dateEvent"), now) {
 			return freshHourly
 		}
 	}
@@ -337,9 +335,10 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 }
 
 // near says whether a day is yesterday, today or tomorrow (the day in any time zone of a game
-// being played now): its games and their details are still changing. Games further ahead
-// change seldom, and their coming is followed hourly through the next events of their
-// league; asking for each of their days hourly would spend a league's budget on fixtures.
+// being played now): its games, their details, TV listings and highlights are still
+// changing. Other days change seldom, and the coming games are followed hourly through the
+// next events of their league; asking for each of their days, listings and highlights
+// hourly would spend the budget of many leagues on one.
 func near(day string, now time.Time) bool {
 	return day >= now.AddDate(0, 0, -1).Format(time.DateOnly) && day <= now.AddDate(0, 0, 1).Format(time.DateOnly)
 }
