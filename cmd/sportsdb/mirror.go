@@ -25,6 +25,11 @@ func mirrorCmd(ctx context.Context, inv *invocation) error {
 	}
 	defer st.Close()
 	opts.Store, opts.Logger, opts.Progress = st, logger, inv.stderr
-	_, err = mirror.Run(ctx, opts)
+	sum, err := mirror.Run(ctx, opts)
+	// A crawl that stored answers is resumable: stopped by Ctrl-C or a failure, its database
+	// is what the next run continues from, never removed as an empty one would be.
+	if sum.Requests > 0 {
+		inv.keep = true
+	}
 	return err
 }

@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"sportsdb/internal/apitest"
 )
 
 func TestMirrorCommandChecksFlagsFirst(t *testing.T) {
@@ -47,5 +50,41 @@ func TestMirrorCommandNeverShowsTheKey(t *testing.T) {
 	}
 	if strings.Contains(err.Error()+out.String(), key) {
 		t.Errorf("the key shows: %v\n%s", err, out.String())
+	}
+}
+
+// Interrupted (Ctrl-C) in its first run, the mirror keeps the database it created and filled:
+// the same command continues from it.
+func TestMirrorCommandInterruptedKeepsItsDatabase(t *testing.T) {
+	up := apitest.New(t, apitest.Options{Demo: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var hits atomic.Int32
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1) == 20 {
+			cancel() // the interrupt, in the middle of the crawl
+		}
+		up.Server.ServeHTTP(w, r)
+	}))
+	defer upstream.Close()
+	db := filepath.Join(t.TempDir(), "m.db")
+	args := []string{"mirror", "--from", upstream.URL, "--key", up.PremiumKey, "--db", db, "--leagues", "4425", "--rate", "6000"}
+	var out bytes.Buffer
+	if err := run(ctx, args, &out, &out); err == nil || !strings.Contains(err.Error(), "the same command continues") {
+		t.Fatalf("error %v, want the interruption\n%s", err, out.String())
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("the interrupted mirror's database is gone: %v", err)
+	}
+	first := hits.Load()
+	out.Reset()
+	if err := run(context.Background(), args, &out, &out); err != nil {
+		t.Fatalf("the second run: %v\n%s", err, out.String())
+	}
+	if !strings.HasPrefix(out.String(), "mirrored ") || strings.Contains(out.String(), "still queued") {
+		t.Errorf("the second run says %q", out.String())
+	}
+	if hits.Load() == first {
+		t.Error("the second run asked nothing: the first did not stop early")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"sportsdb/internal/ratelimit"
@@ -28,6 +29,59 @@ type client struct {
 	rate     int
 	retries  int
 	backoff  time.Duration // the first retry's wait; each next one doubles, with jitter
+	// sent holds each of this client's slots until 60 s after its answer came (see sentLog).
+	sent sentLog
+}
+
+// sentLog holds the client's own requests against its rate until a minute after each was
+// answered. The limiter counts a request when its slot is taken, just before it is sent;
+// the upstream counts it when it arrives, which may be later (a new connection, a busy
+// machine, a slow network), and a request whose slot is reused 60 s after it was taken
+// could then reach the upstream within 60 s of the earlier one. A request has arrived by
+// the time its answer comes: counted until then and for 60 s after, no 60 s of the
+// upstream's sees more than the rate of this client's requests.
+type sentLog struct {
+	mu       sync.Mutex
+	inFlight int
+	answered []time.Time // when each answer of the last 60 s came, oldest first
+}
+
+// take waits until fewer than rate requests are in flight or were answered within 60 s,
+// and counts one more in flight.
+func (l *sentLog) take(ctx context.Context, clk Clock, rate int) error {
+	for {
+		now := clk.Now()
+		l.mu.Lock()
+		i := 0
+		for i < len(l.answered) && !now.Before(l.answered[i].Add(ratelimit.Window)) {
+			i++
+		}
+		l.answered = l.answered[i:]
+		if l.inFlight+len(l.answered) < rate {
+			l.inFlight++
+			l.mu.Unlock()
+			return nil
+		}
+		// Every slot in flight: poll for an answer.
+		wait := 10 * time.Millisecond
+		if len(l.answered) > 0 {
+			wait = max(l.answered[0].Add(ratelimit.Window).Sub(now), time.Millisecond)
+		}
+		l.mu.Unlock()
+		if err := clk.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// done ends a request taken: answered (or failed) at at, or, when at is zero, never sent.
+func (l *sentLog) done(at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inFlight--
+	if !at.IsZero() {
+		l.answered = append(l.answered, at)
+	}
 }
 
 // errBadKey stops everything: the upstream refuses the key itself.
@@ -74,14 +128,20 @@ func (c *client) target(u string) (req *http.Request, masked string, err error) 
 func (c *client) get(ctx context.Context, u string) (answer, error) {
 	var last error
 	for attempt := 0; ; attempt++ {
+		if err := c.sent.take(ctx, c.clock, c.rate); err != nil {
+			return answer{}, err
+		}
 		if err := c.wait(ctx); err != nil {
+			c.sent.done(time.Time{})
 			return answer{}, err
 		}
 		req, masked, err := c.target(u)
 		if err != nil {
+			c.sent.done(time.Time{})
 			return answer{}, err
 		}
 		a, retryAfter, err := c.once(ctx, req)
+		c.sent.done(c.clock.Now())
 		if err == nil {
 			return a, nil
 		}

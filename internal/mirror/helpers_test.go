@@ -68,6 +68,9 @@ type proxy struct {
 	faults func(n int, url string) fault
 	// retryAfter is the Retry-After of injected 429s, in seconds.
 	retryAfter int
+	// arrive, if set, runs as the n-th request (from 0) comes in, before it is logged: a
+	// test's fake clock moved there makes a request arrive later than it was sent.
+	arrive func(n int)
 
 	mu   sync.Mutex
 	hits []hit
@@ -100,6 +103,9 @@ func (p *proxy) serve(w http.ResponseWriter, r *http.Request) {
 	u := p.frontierURL(r)
 	p.mu.Lock()
 	n := len(p.hits)
+	if p.arrive != nil {
+		p.arrive(n)
+	}
 	f := p.faults(n, u)
 	p.hits = append(p.hits, hit{at: p.clock.Now(), url: u, fault: f})
 	p.mu.Unlock()

@@ -59,9 +59,17 @@ func TestFreshness(t *testing.T) {
 		{"v1/eventspastleague.php?id=4328", nil, freshHourly},
 		{"v1/eventsday.php?d=2026-10-05&l=4328", nil, freshHourly},
 		{"v1/eventsday.php?d=2026-01-05&l=4328", nil, freshDaily},
+		{"v1/eventsday.php?d=2026-10-06&l=4328", nil, freshHourly},
+		{"v1/eventsday.php?d=2026-10-24&l=4328", nil, freshDaily}, // fixtures weeks ahead
+		{"v1/lookupevent.php?id=1", []record.Record{rec(record.Event, "idEvent", "1", "dateEvent", "2026-11-04")}, freshDaily},
 		{"v1/lookupevent.php?id=1", []record.Record{rec(record.Event, "idEvent", "1", "dateEvent", "2026-10-04")}, freshHourly},
 		{"v1/lookupevent.php?id=1", []record.Record{rec(record.Event, "idEvent", "1", "dateEvent", "2026-09-04")}, freshDaily},
 		{"v1/lookupteam.php?id=133604", nil, freshDaily},
+		{"v1/eventshighlights.php?d=2026-10-04&l=4328", nil, freshHourly},
+		{"v1/eventshighlights.php?d=2026-10-01&l=4328", nil, freshDaily},
+		{"v1/lookuptv.php?id=1", []record.Record{rec(record.TV, "id", "1", "dateEvent", "2026-10-05")}, freshHourly},
+		{"v1/lookuptv.php?id=1", []record.Record{rec(record.TV, "id", "1", "dateEvent", "2026-10-09")}, freshDaily},
+		{"v1/lookuptv.php?id=1", nil, freshDaily},
 	} {
 		if got := freshness(c.url, c.recs, now); got != c.want {
 			t.Errorf("freshness(%s) = %s, want %s", c.url, got, c.want)

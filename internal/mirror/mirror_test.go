@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
@@ -102,4 +103,40 @@ func TestMirrorCopiesALeague(t *testing.T) {
 		t.Errorf("only %d answers compared", n)
 	}
 	heldByUpstream(t, up.Store, down.Store)
+}
+
+// A premium crawl reads lineups through v2, whose view leaves out the players' thumbs and
+// renders: the mirror must answer both versions' lineups as the upstream does.
+func TestMirrorKeepsWholeLineups(t *testing.T) {
+	const league = "4331" // a soccer league of the demo whose played games have lineups
+	up := apitest.New(t, apitest.Options{Demo: true})
+	clk := newFakeClock()
+	p := newProxy(t, up.Server, clk, up.PremiumKey)
+	down := apitest.New(t, apitest.Options{})
+	opts := mirrorOpts(up, p, clk)
+	opts.Store, opts.Leagues = down.Store, []string{league}
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	events := map[string]bool{}
+	err := down.Store.Scan(context.Background(), record.Lineup, func(r record.Record) error {
+		events[r.Str("idEvent")] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) == 0 {
+		t.Fatal("no lineup mirrored")
+	}
+	for id := range events {
+		for _, get := range []func(*apitest.Env) *apitest.Response{
+			func(env *apitest.Env) *apitest.Response { return env.V1(t, env.PremiumKey, "lookuplineup.php?id="+id) },
+			func(env *apitest.Env) *apitest.Response { return env.V2(t, "lookup/event_lineup/"+id) },
+		} {
+			if a, b := get(up), get(down); a.Status != b.Status || !bytes.Equal(a.Body, b.Body) {
+				t.Errorf("event %s: upstream answers %d %.300s\nmirror answers %d %.300s", id, a.Status, a.Body, b.Status, b.Body)
+			}
+		}
+	}
 }

@@ -254,15 +254,21 @@ func played(e record.Record, today string) bool {
 
 // played queues the timeline and statistics of a game whose lineup is known: a game
 // without one (an old one, most often) has neither, and asking would waste two requests.
+// A lineup read through v2 leads to its v1 answer as well: each version's view leaves out
+// fields the other holds (v2 the players' thumbs and renders, v1 the formation), and the
+// store merges the two into the whole record.
 func (p *plan) played(t target, lineup []record.Record) []store.FrontierEntry {
 	if len(lineup) == 0 {
 		return nil
 	}
 	id := t.query.Get("id")
+	var urls []string
 	if t.version == "v2" {
 		id = t.last
+		urls = append(urls, "v1/lookuplineup.php?id="+id)
 	}
-	return entries(prioDetails, "v1/lookuptimeline.php?id="+id, "v1/lookupeventstats.php?id="+id)
+	urls = append(urls, "v1/lookuptimeline.php?id="+id, "v1/lookupeventstats.php?id="+id)
+	return entries(prioDetails, urls...)
 }
 
 func (p *plan) teams(teams []record.Record) []store.FrontierEntry {
@@ -312,22 +318,27 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 			return freshLive
 		}
 		return freshHourly
-	case "eventshighlights.php", "lookuptv.php":
-		return freshHourly
-	case "eventsday.php":
-		if t.query.Get("d") >= now.AddDate(0, 0, -1).Format(time.DateOnly) {
+	case "eventsday.php", "eventshighlights.php":
+		if near(t.query.Get("d"), now) {
 			return freshHourly
 		}
 	}
 	if _, rest, _ := strings.Cut(u, "/"); TimeDependent(t.version, rest) {
 		return freshHourly // next and previous events
 	}
-	// Details of a game of today or yesterday are still changing.
-	yesterday := now.AddDate(0, 0, -1).Format(time.DateOnly)
 	for _, r := range recs {
-		if r.Kind == record.Event && r.Str("dateEvent") >= yesterday {
+		if (r.Kind == record.Event || r.Kind == record.TV) && near(r.Str("dateEvent"), now) {
 			return freshHourly
 		}
 	}
 	return freshDaily
+}
+
+// near says whether a day is yesterday, today or tomorrow (the day in any time zone of a game
+// being played now): its games, their details, TV listings and highlights are still
+// changing. Other days change seldom, and the coming games are followed hourly through the
+// next events of their league; asking for each of their days, listings and highlights
+// hourly would spend the budget of many leagues on one.
+func near(day string, now time.Time) bool {
+	return day >= now.AddDate(0, 0, -1).Format(time.DateOnly) && day <= now.AddDate(0, 0, 1).Format(time.DateOnly)
 }

@@ -26,8 +26,8 @@ func TestPlanAsksOnlyWhatCanHaveAnswers(t *testing.T) {
 		recs []record.Record
 		want []string
 	}{
-		{"a lineup leads to the timeline and statistics", "v2/lookup/event_lineup/7", []record.Record{lineup},
-			[]string{"v1/lookuptimeline.php?id=7", "v1/lookupeventstats.php?id=7"}},
+		{"a lineup leads to its v1 view, the timeline and statistics", "v2/lookup/event_lineup/7", []record.Record{lineup},
+			[]string{"v1/lookuplineup.php?id=7", "v1/lookuptimeline.php?id=7", "v1/lookupeventstats.php?id=7"}},
 		{"no lineup, no timeline or statistics", "v2/lookup/event_lineup/7", nil, nil},
 		{"v1 lineup", "v1/lookuplineup.php?id=7", []record.Record{lineup},
 			[]string{"v1/lookuptimeline.php?id=7", "v1/lookupeventstats.php?id=7"}},
