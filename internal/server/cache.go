@@ -623,6 +623,20 @@ func (b *bufferWriter) WriteHeader(code int) {
 		b.status = code
 	}
 }
+
+// TakeBody keeps a complete body without copying it (respond.BodyTaker); a later Write
+// appends to it.
+func (b *bufferWriter) TakeBody(body []byte) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	if b.body.Len() == 0 {
+		b.body = *bytes.NewBuffer(body)
+		return
+	}
+	b.body.Write(body)
+}
+
 func (b *bufferWriter) Write(p []byte) (int, error) {
 	if b.status == 0 {
 		b.status = http.StatusOK
