@@ -33,9 +33,9 @@ import (
 // at once, so that after an idle spell the expired entries are brought up to date a few at a
 // time rather than all at once; an entry staleLimit past its expiry is not served. An answer
 // that read the clock without declaring how long it stands expires after cacheTTL. Memory is
-// bounded by a byte budget with LRU eviction. Large answers go to files of a spill directory
-// (spill.go), bounded by a disk budget with an LRU of their own, and are sent from there
-// with sendfile.
+// bounded by a byte budget with LRU eviction. Large answers asked again (or too large for
+// memory) go to files of a spill directory (spill.go), bounded by a disk budget with an LRU
+// of their own, and are sent from there with sendfile.
 
 const (
 	defaultCacheBytes = 64 << 20
@@ -70,6 +70,10 @@ type cacheEntry struct {
 	elem       *list.Element
 	gzOnce     sync.Once
 	byteLen    int // memory the entry holds
+	// spillable marks a large answer kept in memory until it is asked again, when it moves
+	// to a file (toFile); moving is set, under the cache's lock, once that move has begun.
+	spillable bool
+	moving    bool
 	// reads are the kinds the answer read as a whole, deps the records it read by id or by
 	// equality conditions, and cursor the change feed's as it was computed; tracked says
 	// they are known (cachefeed.go).
@@ -160,6 +164,9 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 	var f *flight
 	if len(key) <= maxCacheKey {
 		if e, refresh := c.get(key, version); e != nil {
+			if e.spillable {
+				e = c.toFile(e)
+			}
 			if refresh {
 				c.startRefresh(r, e, version, next)
 			}
@@ -340,14 +347,18 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 	return e, refresh
 }
 
+// put keeps an entry. A large answer stays in memory until it is asked again: most answers
+// of a wide working set are asked once, and a file made for one of those is pure cost (at
+// first sight the file's creation took more CPU than computing the answer, docs/PERFORMANCE.md).
+// One too large for the memory budget goes to its file at once.
 func (c *responseCache) put(e *cacheEntry) {
-	if c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8 {
-		path, err := c.spill.write(e.body)
-		if err == nil {
+	large := c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8
+	if large && e.size+len(e.key)+256 > c.budget/8 {
+		if path, ok := c.spillBody(e.body); ok {
 			e.file, e.body = path, nil
-		} else {
-			c.warnOnce.Do(func() { c.warn("large answers are kept in memory only", err) })
 		}
+	} else {
+		e.spillable = large
 	}
 	e.byteLen = len(e.body) + len(e.key) + 256
 	if e.byteLen > c.budget/8 {
@@ -358,6 +369,11 @@ func (c *responseCache) put(e *cacheEntry) {
 	if old, ok := c.entries[e.key]; ok {
 		c.remove(old)
 	}
+	c.insert(e)
+}
+
+// insert adds an entry to the cache, its LRU and its budgets; c.mu is held.
+func (c *responseCache) insert(e *cacheEntry) {
 	e.elem = c.listOf(e).PushFront(e)
 	c.entries[e.key] = e
 	c.used += e.byteLen
@@ -368,6 +384,47 @@ func (c *responseCache) put(e *cacheEntry) {
 		}
 	}
 	c.evict()
+}
+
+// spillBody writes body to a new file of the spill directory; false, warned of once, when
+// it could not.
+func (c *responseCache) spillBody(body []byte) (string, bool) {
+	path, err := c.spill.write(body)
+	if err != nil {
+		c.warnOnce.Do(func() { c.warn("large answers are kept in memory only", err) })
+		return "", false
+	}
+	return path, true
+}
+
+// toFile moves a large answer asked again from memory to a file of the spill directory and
+// returns the entry to send: a new one in place of e, which requests sending e meanwhile
+// still hold unchanged, or e itself when another request moves it, it has left the cache, or
+// the file could not be written (it then stays in memory).
+func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
+	c.mu.Lock()
+	if c.entries[e.key] != e || e.moving {
+		c.mu.Unlock()
+		return e
+	}
+	e.moving = true
+	c.mu.Unlock()
+	path, ok := c.spillBody(e.body)
+	if !ok {
+		return e
+	}
+	f := &cacheEntry{key: e.key, file: path, size: e.size, etag: e.etag, status: e.status,
+		byteLen: len(e.key) + 256, reads: e.reads, deps: e.deps, cursor: e.cursor, tracked: e.tracked}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[e.key] != e {
+		_ = os.Remove(path)
+		return e
+	}
+	f.version, f.expires, f.refreshing = e.version, e.expires, e.refreshing
+	c.remove(e)
+	c.insert(f)
+	return f
 }
 
 // evict removes least recently used entries until the memory budget holds, those in memory
@@ -566,6 +623,20 @@ func (b *bufferWriter) WriteHeader(code int) {
 		b.status = code
 	}
 }
+
+// TakeBody keeps a complete body without copying it (respond.BodyTaker); a later Write
+// appends to it.
+func (b *bufferWriter) TakeBody(body []byte) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	if b.body.Len() == 0 {
+		b.body = *bytes.NewBuffer(body)
+		return
+	}
+	b.body.Write(body)
+}
+
 func (b *bufferWriter) Write(p []byte) (int, error) {
 	if b.status == 0 {
 		b.status = http.StatusOK

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/api/respond"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/store"
 )
@@ -217,4 +218,44 @@ func TestCacheRefreshesWaitForAFreeSlot(t *testing.T) {
 	<-c.refreshSlots
 	get() // starts the refresh now
 	waitComputed(t, computed, 2, "no refresh once a slot was free")
+}
+
+// An answer written whole by respond.JSON, which hands its body to the cache rather than
+// copying it, is sent the same on its first computation and from the cache, with the same
+// ETag; one written in pieces after it keeps them all.
+func TestCacheAnswersTakenWholeAndInPieces(t *testing.T) {
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
+	var computed atomic.Int64
+	next := func(w http.ResponseWriter, r *http.Request) {
+		computed.Add(1)
+		respond.JSON(w, []byte(`{"teams":[`))
+		if r.URL.Query().Get("id") == "2" {
+			w.Write([]byte(`{"idTeam":"2"}`))
+		}
+		w.Write([]byte(`]}`))
+	}
+	for _, id := range []string{"1", "2"} {
+		want := `{"teams":[]}`
+		if id == "2" {
+			want = `{"teams":[{"idTeam":"2"}]}`
+		}
+		var etag string
+		for i := range 2 {
+			req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id="+id, nil)
+			rec := httptest.NewRecorder()
+			c.serve(rec, req, tg, store.Premium, next)
+			if rec.Code != http.StatusOK || rec.Body.String() != want || rec.Header().Get("Content-Length") != strconv.Itoa(len(want)) {
+				t.Fatalf("id %s, request %d: %d %q (Content-Length %s), want %q", id, i+1, rec.Code, rec.Body.String(), rec.Header().Get("Content-Length"), want)
+			}
+			if i == 0 {
+				etag = rec.Header().Get("Etag")
+			} else if rec.Header().Get("Etag") != etag || etag == "" {
+				t.Fatalf("id %s: ETag %q from the cache, %q first", id, rec.Header().Get("Etag"), etag)
+			}
+		}
+	}
+	if computed.Load() != 2 {
+		t.Fatalf("computed %d times, want 2", computed.Load())
+	}
 }

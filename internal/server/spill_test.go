@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -41,8 +42,9 @@ func spillFiles(t *testing.T, base string) []string {
 	return files
 }
 
-// A large answer is kept in a file and sent from it through a real connection, whole, with
-// its length, ETag and gzip form; Close removes the file.
+// A large answer is kept in memory when first computed and moves to a file when asked again;
+// it is sent from there through a real connection, whole, with its length, ETag and gzip
+// form, never computed again; Close removes the file.
 func TestCacheKeepsLargeAnswersInFiles(t *testing.T) {
 	base := t.TempDir()
 	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillDir(base, 64<<20))
@@ -79,17 +81,22 @@ func TestCacheKeepsLargeAnswersInFiles(t *testing.T) {
 	if !bytes.Equal(body, want) {
 		t.Fatalf("first answer: %d bytes, want %d", len(body), len(want))
 	}
-	if files := spillFiles(t, base); len(files) != 1 {
-		t.Fatalf("spill files: %v, want one", files)
+	if files := spillFiles(t, base); len(files) != 0 {
+		t.Fatalf("spill files after the first request: %v, want none", files)
 	}
-	resp, body := get()
-	if !bytes.Equal(body, want) || resp.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
-		t.Fatalf("answer from the file: %d bytes, Content-Length %s, want %d", len(body), resp.Header.Get("Content-Length"), len(want))
+	for _, from := range []string{"memory", "the file"} {
+		resp, body := get()
+		if !bytes.Equal(body, want) || resp.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
+			t.Fatalf("answer from %s: %d bytes, Content-Length %s, want %d", from, len(body), resp.Header.Get("Content-Length"), len(want))
+		}
+		if resp.Header.Get("Etag") == "" || resp.Header.Get("Etag") != first.Header.Get("Etag") {
+			t.Fatalf("answer from %s: ETag %q, first %q", from, resp.Header.Get("Etag"), first.Header.Get("Etag"))
+		}
+		if files := spillFiles(t, base); len(files) != 1 {
+			t.Fatalf("spill files after the answer from %s: %v, want one", from, files)
+		}
 	}
-	if resp.Header.Get("Etag") == "" || resp.Header.Get("Etag") != first.Header.Get("Etag") {
-		t.Fatalf("ETag %q, first %q", resp.Header.Get("Etag"), first.Header.Get("Etag"))
-	}
-	resp, body = get("Accept-Encoding", "gzip")
+	resp, body := get("Accept-Encoding", "gzip")
 	if resp.Header.Get("Content-Encoding") != "gzip" {
 		t.Fatalf("Content-Encoding %q", resp.Header.Get("Content-Encoding"))
 	}
@@ -138,6 +145,16 @@ func TestCacheSpillBudgetAndLostFiles(t *testing.T) {
 	for i := range 12 {
 		get("day" + strconv.Itoa(i))
 	}
+	if files := spillFiles(t, base); len(files) != 0 {
+		t.Fatalf("%d spill files for answers asked once, want none", len(files))
+	}
+	before := computed.Load()
+	for i := range 12 {
+		get("day" + strconv.Itoa(i)) // asked again: from memory to its file
+	}
+	if computed.Load() != before {
+		t.Fatalf("answers asked again computed %d more times", computed.Load()-before)
+	}
 	files := spillFiles(t, base)
 	var total int64
 	for _, f := range files {
@@ -150,7 +167,7 @@ func TestCacheSpillBudgetAndLostFiles(t *testing.T) {
 	if len(files) < 8 || total > 1<<20 {
 		t.Fatalf("%d spill files of %d bytes in all for a budget of 1 MiB", len(files), total)
 	}
-	before := computed.Load()
+	before = computed.Load()
 	get("day11") // the newest is kept
 	if computed.Load() != before {
 		t.Fatal("the most recent answer was not kept")
@@ -167,5 +184,73 @@ func TestCacheSpillBudgetAndLostFiles(t *testing.T) {
 	before = computed.Load()
 	if got := get("day11"); !strings.HasPrefix(got, `{"events":[`) || computed.Load() != before+1 {
 		t.Fatalf("a lost file: computed %d more times", computed.Load()-before)
+	}
+}
+
+// Requests asking again at once for a large answer in memory all get it whole while it
+// moves to its file, which is made once.
+func TestCacheMovesAnswerToFileOnceUnderConcurrentRequests(t *testing.T) {
+	base := t.TempDir()
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillDir(base, 64<<20))
+	defer c.Close()
+	var computed atomic.Int64
+	next := func(w http.ResponseWriter, r *http.Request) {
+		computed.Add(1)
+		w.Write(largeAnswer("x", 64<<10))
+	}
+	tg, _ := parseTarget("/api/v1/json/k/eventsday.php")
+	want := largeAnswer("x", 64<<10)
+	get := func() error {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=x", nil)
+		rec := httptest.NewRecorder()
+		c.serve(rec, req, tg, store.Premium, next)
+		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
+			return fmt.Errorf("status %d, %d bytes, want %d", rec.Code, rec.Body.Len(), len(want))
+		}
+		return nil
+	}
+	if err := get(); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() { errs <- get() }()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files := spillFiles(t, base); len(files) != 1 || computed.Load() != 1 {
+		t.Fatalf("%d spill files, computed %d times; want 1 and 1", len(files), computed.Load())
+	}
+}
+
+// An answer too large for the memory budget goes to its file when first computed, and is
+// then served from it.
+func TestCacheSpillsAnswerTooLargeForMemoryAtOnce(t *testing.T) {
+	base := t.TempDir()
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, 512<<10, newSpillDir(base, 64<<20))
+	defer c.Close()
+	var computed atomic.Int64
+	want := largeAnswer("big", 100<<10)
+	next := func(w http.ResponseWriter, r *http.Request) {
+		computed.Add(1)
+		w.Write(want)
+	}
+	tg, _ := parseTarget("/api/v1/json/k/eventsday.php")
+	for i := range 2 {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=big", nil)
+		rec := httptest.NewRecorder()
+		c.serve(rec, req, tg, store.Premium, next)
+		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
+			t.Fatalf("request %d: status %d, %d bytes", i+1, rec.Code, rec.Body.Len())
+		}
+		if files := spillFiles(t, base); len(files) != 1 {
+			t.Fatalf("request %d: spill files %v, want one", i+1, files)
+		}
+	}
+	if computed.Load() != 1 {
+		t.Fatalf("computed %d times, want 1", computed.Load())
 	}
 }

@@ -86,3 +86,24 @@ func TestContextWithRouteKeepsTheLogger(t *testing.T) {
 		t.Fatalf("route %q, logger kept %v", RouteOf(r), LoggerOf(r) == log)
 	}
 }
+
+// taker is a writer that keeps the body it is handed.
+type taker struct {
+	*httptest.ResponseRecorder
+	taken []byte
+}
+
+func (t *taker) TakeBody(body []byte) { t.taken = body }
+
+// JSON hands a writer that takes bodies the body itself, with the headers a client sees.
+func TestJSONHandsBodyToTaker(t *testing.T) {
+	w := &taker{ResponseRecorder: httptest.NewRecorder()}
+	body := []byte(`{"teams":null}`)
+	JSON(w, body)
+	if string(w.taken) != `{"teams":null}` || w.Body.Len() != 0 {
+		t.Fatalf("taken %q, written %q", w.taken, w.Body.String())
+	}
+	if w.Code != 200 || w.Header().Get("Content-Type") != "application/json" || w.Header().Get("Content-Length") != "14" {
+		t.Fatalf("status %d, headers %v", w.Code, w.Header())
+	}
+}

@@ -22,11 +22,22 @@ func JSON(w http.ResponseWriter, body []byte) { writeBody(w, http.StatusOK, body
 // Status writes a complete JSON body with the status (health answers, which are not errors).
 func Status(w http.ResponseWriter, status int, body []byte) { writeBody(w, status, body) }
 
+// A BodyTaker is a writer that keeps a complete body as it is, where Write would copy it (the
+// server's response cache, which keeps every answer it computes). The body is not changed
+// after it is handed over.
+type BodyTaker interface {
+	TakeBody(body []byte)
+}
+
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
+	if t, ok := w.(BodyTaker); ok {
+		t.TakeBody(body)
+		return
+	}
 	_, _ = w.Write(body)
 }
 
