@@ -162,7 +162,7 @@ main() {
 	say "starting sportsdb on $LIVE_DB"
 	"$BIN/sportsdb" serve --db "$LIVE_DB" --addr "$ADDR" --limits "$LIMITS" --log-level warn >"$RUN/sportsdb.out" 2>"$RUN/sportsdb.log" &
 	PIDS+=("$!")
-	"$BIN/loadgen" wait -url "http://$ADDR/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
+	"$BIN/loadgen" wait -url "http://$ADDR/readyz" -since "$(date +%s%N)" -timeout 120s >/dev/null
 
 	say "the mixed request list from the dataset"
 	rm -rf "$RUN/lists" && mkdir -p "$RUN/lists"

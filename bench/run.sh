@@ -236,7 +236,7 @@ start_server() {
 		--cache-dir "$RUN/cache-$name" "$@" >>"$RUN/$name.out" 2>>"$RUN/$name.log" &
 	SERVER_PID=$!
 	PIDS+=("$SERVER_PID")
-	"$BIN/loadgen" wait -url "http://$addr/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
+	"$BIN/loadgen" wait -url "http://$addr/readyz" -since "$(date +%s%N)" -timeout 120s >/dev/null
 }
 
 start_sportsdb() {

@@ -84,7 +84,7 @@ say "starting sportsdb (open files limit $(ulimit -n))"
 	--open-streams "business:$((N + 10))" --limits "business:$((N * 2 + 100))" \
 	>"$RUN/streams-serve.out" 2>"$RUN/streams-serve.log" &
 PID=$!
-"$BIN/loadgen" wait -url "http://$ADDR/healthz" -since "$(date +%s%N)" -timeout 120s >/dev/null
+"$BIN/loadgen" wait -url "http://$ADDR/readyz" -since "$(date +%s%N)" -timeout 120s >/dev/null
 
 profile=()
 [[ $PROFILE == on ]] && profile=(-heap-profile "$OUT/streams-$STAMP.heap.pprof")

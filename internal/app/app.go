@@ -70,8 +70,9 @@ func (p *Prepared) Server(d Deps) *server.Server {
 	}
 	return server.New(server.Config{
 		// Name searches are answered from memory once the index is built (through the
-		// database until then, and whenever the data moved past the index's version).
-		Store: nameindex.Wrap(d.Store, nameindex.Options{}), Clock: d.Clock, Caps: p.caps, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
+		// database until then, and whenever the data moved past the index's version). The
+		// first build starts now, and /readyz waits for it.
+		Store: nameindex.Wrap(d.Store, nameindex.Options{Warm: true}), Clock: d.Clock, Caps: p.caps, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
 		Auth:       auth.New(d.Store, clock.System{}, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: c.KeyFails, Window: time.Minute}),
 		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies,

@@ -319,6 +319,8 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		ready, db, status = "draining", "not checked", http.StatusServiceUnavailable
 	case s.cfg.Store.Ping(ctx) != nil:
 		ready, db, status = "unavailable", "unavailable", http.StatusServiceUnavailable
+	case !s.warmed(ctx):
+		ready, status = "starting", http.StatusServiceUnavailable
 	}
 	// A limiter whose shared store is away still serves, per replica: it is reported here,
 	// not a reason to take the replica out of service.
@@ -326,6 +328,22 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	body := []byte(`{"status":` + quote(ready) + `,"database":` + quote(db) + `,"ratelimit":` + quote(limits) + `}`)
 	w.Header().Set("Cache-Control", "no-store")
 	respond.Status(w, status, body)
+}
+
+// warmed waits, within ctx, for a store that builds something in memory at start (the name
+// index) to have built it: until then its answers are slower, so a load balancer should
+// wait before sending it traffic.
+func (s *Server) warmed(ctx context.Context) bool {
+	w, ok := s.cfg.Store.(interface{ Warmed() <-chan struct{} })
+	if !ok {
+		return true
+	}
+	select {
+	case <-w.Warmed():
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 func quote(s string) string { return string(appendQuoted(nil, s)) }

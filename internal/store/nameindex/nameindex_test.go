@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -364,6 +365,45 @@ func TestNamesNeverStale(t *testing.T) {
 			}
 			if s.cur.Load() != nil {
 				t.Fatal("the index outlived its data")
+			}
+		})
+	}
+}
+
+// With Warm the first build starts with the store, not at the first search: once Warmed is
+// closed, a search is answered by the index without waiting for a build. Without Warm,
+// Warmed is closed from the start (nothing to wait for).
+func TestWarmBuildsAtStart(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := b.open(t)
+			p := record.Player.NewRecord()
+			p.Set("idPlayer", record.Str("1"))
+			p.Set("strPlayer", record.Str("Mario Balotelli"))
+			if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, p) }); err != nil {
+				t.Fatal(err)
+			}
+			cold := Wrap(st, Options{}).(*Store)
+			select {
+			case <-cold.Warmed():
+			default:
+				t.Fatal("without Warm, Warmed is not closed")
+			}
+			s := Wrap(st, Options{Warm: true}).(*Store)
+			t.Cleanup(func() { s.Close() })
+			select {
+			case <-s.Warmed():
+			case <-time.After(time.Minute):
+				t.Fatal("the first build never ended")
+			}
+			recs, err := s.Find(ctx, store.Query{Kind: record.Player, Where: []store.Cond{
+				{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: "balo"}}})
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("search after warming: %v %v", recs, err)
+			}
+			if s.Answered.Load() != 1 || s.Delegated.Load() != 0 {
+				t.Errorf("answered %d, delegated %d: want the search answered by the index built at start", s.Answered.Load(), s.Delegated.Load())
 			}
 		})
 	}

@@ -39,6 +39,10 @@ type Options struct {
 	// background, and answers that Find from it: tests use it to see every search answered
 	// by the index.
 	Sync bool
+	// Warm starts the first build at once, in the background, instead of at the first
+	// search; Warmed says when it has ended. A server starts this way, so that its searches
+	// do not all go to the database while the first requests arrive.
+	Warm bool
 }
 
 // Store is a store whose Find answers name searches from memory.
@@ -52,6 +56,9 @@ type Store struct {
 	ctx    context.Context // of the background builds; cancelled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	warmed     chan struct{} // closed when the first build has ended, built or not
+	warmedOnce sync.Once
 
 	mu        sync.Mutex
 	building  bool
@@ -69,8 +76,20 @@ func Wrap(st store.Store, o Options) store.Store {
 		return st
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Store{Store: st, src: src, opts: o, ctx: ctx, cancel: cancel}
+	s := &Store{Store: st, src: src, opts: o, ctx: ctx, cancel: cancel, warmed: make(chan struct{})}
+	if o.Warm && !o.Sync {
+		s.startBuild()
+	} else {
+		s.warm()
+	}
+	return s
 }
+
+// Warmed is closed once the first build has ended (at once unless Options.Warm): a server
+// is not ready until then (its /readyz waits for it).
+func (s *Store) Warmed() <-chan struct{} { return s.warmed }
+
+func (s *Store) warm() { s.warmedOnce.Do(func() { close(s.warmed) }) }
 
 // Find answers q from the index when it can, else from the wrapped store.
 func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
@@ -194,6 +213,7 @@ func (s *Store) startBuild() {
 		if err == nil {
 			s.cur.Store(ix)
 		}
+		s.warm()
 		s.mu.Lock()
 		s.building = false
 		s.nextBuild = time.Now().Add(max(4*time.Since(start), time.Second))
@@ -215,5 +235,6 @@ func (s *Store) Build(ctx context.Context) (int, error) {
 func (s *Store) Close() error {
 	s.cancel()
 	s.wg.Wait()
+	s.warm()
 	return s.Store.Close()
 }
