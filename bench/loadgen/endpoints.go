@@ -159,8 +159,9 @@ func (b *builder) tieredLine(e endpoint, rest string, anyTier bool) (line, bool)
 
 // distinct draws up to n requests that the server's response cache tells apart (by tier,
 // endpoint and arguments, whatever the key), each endpoint in turn. An endpoint whose pool
-// has no new request left after many tries drops out, and the others fill the list.
-func (b *builder) distinct(eps []endpoint, n int) []line {
+// has no new request left after many tries drops out, and the others fill the list. With
+// anyTier, a quarter of v1 requests use free keys (see tieredLine).
+func (b *builder) distinct(eps []endpoint, n int, anyTier bool) []line {
 	seen := map[string]bool{}
 	live := append([]endpoint(nil), eps...)
 	var out []line
@@ -172,7 +173,7 @@ func (b *builder) distinct(eps []endpoint, n int) []line {
 			if !ok {
 				continue
 			}
-			l, free := b.tieredLine(live[j], rest, true)
+			l, free := b.tieredLine(live[j], rest, anyTier)
 			id := fmt.Sprintf("%t|%t|%s", free, live[j].v2, rest)
 			if seen[id] {
 				continue

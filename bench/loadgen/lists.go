@@ -233,7 +233,7 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	base := fs.String("base", "", "server base URL, http://host:port")
 	premium := fs.String("premium", "", "file of premium keys, one per line")
 	free := fs.String("free", "", "file of free keys, one per line")
-	out := fs.String("out", "", "folder for hot.txt, mixed.txt, search.txt and cold.txt")
+	out := fs.String("out", "", "folder for hot.txt, mixed.txt, search.txt and cold.txt (with -cold, search.txt holds distinct searches from the cold list's pools)")
 	n := fs.Int("n", 5000, "requests in the mixed and search lists")
 	hot := fs.Int("hot", 5, "distinct requests in the hot list")
 	leagues := fs.Int("leagues", 40, "leagues to read ids and names from")
@@ -274,11 +274,17 @@ func listsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		cb := &builder{p: cp, r: rand.New(rand.NewPCG(*seed+1, 7)), premium: pk, free: fk}
-		sets["cold.txt"] = cb.distinct(mixedEndpoints, *cold)
+		sets["cold.txt"] = cb.distinct(mixedEndpoints, *cold, true)
+		// The search list from the same wide pools, each search once: a name asked again
+		// would be answered by the response cache, and search would measure the cache.
+		sets["search.txt"] = cb.distinct(searchEndpoints, *n, false)
 		fmt.Fprintf(stdout, "cold list from %d requests: %d leagues, %d teams, %d players, %d events; %d distinct requests\n",
 			cd.requests, len(cp.leagues), len(cp.teams), len(cp.players), len(cp.events), len(sets["cold.txt"]))
 		if len(sets["cold.txt"]) < *cold {
 			fmt.Fprintf(stdout, "cold list: the dataset gave %d distinct requests of the %d asked for\n", len(sets["cold.txt"]), *cold)
+		}
+		if len(sets["search.txt"]) < *n {
+			fmt.Fprintf(stdout, "search list: the dataset gave %d distinct searches of the %d asked for\n", len(sets["search.txt"]), *n)
 		}
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -73,18 +74,124 @@ var docKeys = func() map[*Kind][]string {
 }()
 
 // DecodeDoc reads the stored form of a record. Fields the kind does not have are its extras.
+// It sits under every answer, so a doc costs a few allocations however many fields it has:
+// every string of the record is copied (unescaped where it must be) into one allocation
+// that the values share, and fields are looked for in the kind's order before its map.
 func DecodeDoc(k *Kind, doc []byte) (Record, error) {
-	r := k.NewRecord()
-	err := scanObject(doc, func(field string, v Value) error {
-		if p := k.Pos(field); p >= 0 {
-			r.Values[p] = v
-		} else {
-			r.Extras = append(r.Extras, Extra{Name: field, Value: v})
-		}
-		return nil
-	})
+	r, err := decodeDoc(k, doc)
 	if err != nil {
 		return Record{}, fmt.Errorf("decode %s doc: %w", k.Name, err)
+	}
+	return r, nil
+}
+
+// docField is one field of a doc being decoded: where its value (and, for an extra, its
+// name) lie in the decoder's string, read once the whole doc is.
+type docField struct {
+	pos       int // position in the kind's fields, or -1 for an extra
+	name, val [2]int
+	valid     bool
+}
+
+func decodeDoc(k *Kind, s []byte) (Record, error) {
+	var sb strings.Builder
+	sb.Grow(len(s)) // unescaping never lengthens a string
+	var local [64]docField
+	fields := local[:0]
+	var scratch [128]byte
+	next, extras := 0, 0
+	// put adds the string s[a:b] to sb, unescaped when esc says it holds escapes.
+	put := func(a, b int, esc bool) ([2]int, error) {
+		at := sb.Len()
+		if !esc {
+			sb.Write(s[a:b])
+			return [2]int{at, sb.Len()}, nil
+		}
+		u, err := appendUnescaped(scratch[:0], s[a:b])
+		if err != nil {
+			return [2]int{}, err
+		}
+		sb.Write(u)
+		return [2]int{at, sb.Len()}, nil
+	}
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return Record{}, errSyntax
+	}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return k.NewRecord(), nil
+	}
+	for {
+		a, b, esc, n, err := stringSpan(s, i)
+		if err != nil {
+			return Record{}, err
+		}
+		name := s[a:b]
+		if esc {
+			if name, err = appendUnescaped(scratch[:0], name); err != nil {
+				return Record{}, err
+			}
+		}
+		f := docField{pos: -1}
+		if next < len(k.Fields) && string(name) == k.Fields[next] {
+			f.pos = next
+		} else {
+			f.pos = k.Pos(string(name))
+		}
+		if f.pos >= 0 {
+			next = f.pos + 1
+		} else {
+			extras++
+			if f.name, err = put(a, b, esc); err != nil {
+				return Record{}, err
+			}
+		}
+		i = skipSpace(s, n)
+		if i >= len(s) || s[i] != ':' {
+			return Record{}, errSyntax
+		}
+		i = skipSpace(s, i+1)
+		if i+4 <= len(s) && string(s[i:i+4]) == "null" {
+			i += 4
+		} else {
+			a, b, esc, n, err := stringSpan(s, i)
+			if err != nil {
+				return Record{}, err
+			}
+			if f.val, err = put(a, b, esc); err != nil {
+				return Record{}, err
+			}
+			f.valid, i = true, n
+		}
+		fields = append(fields, f)
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return Record{}, errSyntax
+		}
+		if s[i] == '}' {
+			break
+		}
+		if s[i] != ',' {
+			return Record{}, errSyntax
+		}
+		i = skipSpace(s, i+1)
+	}
+	str := sb.String()
+	r := k.NewRecord()
+	if extras > 0 {
+		r.Extras = make([]Extra, 0, extras)
+	}
+	for _, f := range fields {
+		v := Null
+		if f.valid {
+			v = Str(str[f.val[0]:f.val[1]])
+		}
+		if f.pos >= 0 {
+			r.Values[f.pos] = v
+		} else {
+			r.Extras = append(r.Extras, Extra{Name: str[f.name[0]:f.name[1]], Value: v})
+		}
 	}
 	return r, nil
 }
@@ -99,8 +206,7 @@ func AppendView(b []byte, r Record, v *View, numericIDs bool) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendString(b, f)
-		b = append(b, ':')
+		b = append(b, v.keys[i]...)
 		val := Null
 		if p := v.pos[i]; p < len(r.Values) {
 			val = r.Values[p]
@@ -219,53 +325,6 @@ func plainPrefix(s string) int {
 
 var errSyntax = errors.New("invalid JSON")
 
-// scanObject reads a flat JSON object whose values are strings or null.
-func scanObject(s []byte, fn func(field string, v Value) error) error {
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return errSyntax
-	}
-	i = skipSpace(s, i+1)
-	if i < len(s) && s[i] == '}' {
-		return nil
-	}
-	for {
-		field, n, err := readString(s, i)
-		if err != nil {
-			return err
-		}
-		i = skipSpace(s, n)
-		if i >= len(s) || s[i] != ':' {
-			return errSyntax
-		}
-		i = skipSpace(s, i+1)
-		var v Value
-		if i+4 <= len(s) && string(s[i:i+4]) == "null" {
-			i += 4
-		} else {
-			str, n, err := readString(s, i)
-			if err != nil {
-				return err
-			}
-			v, i = Str(str), n
-		}
-		if err := fn(field, v); err != nil {
-			return err
-		}
-		i = skipSpace(s, i)
-		if i >= len(s) {
-			return errSyntax
-		}
-		if s[i] == '}' {
-			return nil
-		}
-		if s[i] != ',' {
-			return errSyntax
-		}
-		i = skipSpace(s, i+1)
-	}
-}
-
 func skipSpace(s []byte, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
 		i++
@@ -273,28 +332,33 @@ func skipSpace(s []byte, i int) int {
 	return i
 }
 
-// readString reads the JSON string starting at s[i] and returns it and the index after it.
-func readString(s []byte, i int) (string, int, error) {
+// stringSpan finds the JSON string starting at s[i]: its content is s[a:b], esc says whether
+// that holds escapes, and n is the index after the closing quote.
+func stringSpan(s []byte, i int) (a, b int, esc bool, n int, err error) {
 	if i >= len(s) || s[i] != '"' {
-		return "", i, errSyntax
+		return 0, 0, false, i, errSyntax
 	}
-	i++
-	start := i
-	for i < len(s) && s[i] != '"' && s[i] != '\\' {
-		i++
+	a = i + 1
+	for j := a; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			return a, j, esc, j + 1, nil
+		case '\\':
+			esc = true
+			j++ // the escaped byte cannot end the string
+		}
 	}
-	if i < len(s) && s[i] == '"' {
-		return string(s[start:i]), i + 1, nil
-	}
-	buf := append([]byte(nil), s[start:i]...)
-	for i < len(s) {
+	return 0, 0, false, len(s), errSyntax
+}
+
+// appendUnescaped appends the content of a JSON string, its escapes resolved.
+func appendUnescaped(buf, s []byte) ([]byte, error) {
+	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c == '"':
-			return string(buf), i + 1, nil
 		case c == '\\':
 			if i+1 >= len(s) {
-				return "", i, errSyntax
+				return buf, errSyntax
 			}
 			e := s[i+1]
 			i += 2
@@ -314,7 +378,7 @@ func readString(s []byte, i int) (string, int, error) {
 			case 'u':
 				r, n, ok := readHex4(s, i)
 				if !ok {
-					return "", i, errSyntax
+					return buf, errSyntax
 				}
 				i = n
 				if utf16.IsSurrogate(r) {
@@ -330,16 +394,20 @@ func readString(s []byte, i int) (string, int, error) {
 				}
 				buf = utf8.AppendRune(buf, r)
 			default:
-				return "", i, errSyntax
+				return buf, errSyntax
 			}
 		case c < 0x20:
-			return "", i, errSyntax
+			return buf, errSyntax
 		default:
-			buf = append(buf, c)
-			i++
+			j := i + 1
+			for j < len(s) && s[j] != '\\' && s[j] >= 0x20 {
+				j++
+			}
+			buf = append(buf, s[i:j]...)
+			i = j
 		}
 	}
-	return "", i, errSyntax
+	return buf, nil
 }
 
 func readHex4(s []byte, i int) (rune, int, bool) {

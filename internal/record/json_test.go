@@ -114,3 +114,82 @@ func BenchmarkEncodeDoc(b *testing.B) {
 		EncodeDoc(r)
 	}
 }
+
+// benchEventDoc is a stored event as the full-scale dataset holds one.
+const benchEventDoc = `{"idEvent":"2001000","strTimestamp":"2025-12-14T12:30:00","strEvent":"1. FC Würzburg 1860 vs TSV Bremen","strEventAlternate":"TSV Bremen @ 1. FC Würzburg 1860","strFilename":"German Bundesliga 2025-12-14 1. FC Würzburg 1860 vs TSV Bremen","strSport":"Soccer","idLeague":"4331","strLeague":"German Bundesliga","strLeagueBadge":"https:\/\/r2.thesportsdb.com\/images\/media\/league\/badge\/igh8w31655295604.png","strSeason":"2025-2026","strDescriptionEN":"","strHomeTeam":"1. FC Würzburg 1860","strAwayTeam":"TSV Bremen","intHomeScore":"0","intRound":"13","intAwayScore":"3","intSpectators":"20700","strOfficial":"","strWeather":"","dateEvent":"2025-12-14","dateEventLocal":"2025-12-14","strTime":"12:30:00","strTimeLocal":"14:30:00","strGroup":"","idHomeTeam":"140035","strHomeTeamBadge":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/6v6qji1557770470.png","idAwayTeam":"140034","strAwayTeamBadge":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/fpgt8s1663613089.png","strResult":"","idVenue":"20035","strVenue":"Stadion Würzburg","strCountry":"Germany","strCity":"Würzburg","strTweet1":"","strVideo":"","strStatus":"FT","strPostponed":"no","strLocked":"unlocked"}`
+
+// BenchmarkDecodeAppendView is what a list answer costs per record: the stored doc read and
+// written as the full view.
+func BenchmarkDecodeAppendView(b *testing.B) {
+	doc := []byte(benchEventDoc)
+	full := Event.View(FullView)
+	var buf []byte
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := DecodeDoc(Event, doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = AppendView(buf[:0], r, full, false)
+	}
+}
+
+// DecodeDoc reads any flat object of strings and nulls as encoding/json does: fields in any
+// order, escaped names and values, surrogate pairs, and fields the kind lacks as extras.
+func TestDecodeDocAgreesWithEncodingJSON(t *testing.T) {
+	docs := []string{
+		`{}`,
+		` { "idTeam" : "1" , "strTeam" : null } `,
+		`{"strTeam":"Arsenal \"The Gunners\"","idTeam":"133604"}`,
+		`{"idTeam":"7","str\u0054eam":"M\u00fcnchen \ud83d\ude00 a\/b\\c\n","strNew":"x","strNewer":null}`,
+		`{"idTeam":"7","strBadge":"https:\/\/r2.thesportsdb.com\/a.png","strCountry":""}`,
+		`{"strStadium":"` + strings.Repeat(`\"long\" value `, 40) + `","idTeam":"9"}`,
+	}
+	for _, doc := range docs {
+		var want map[string]*string
+		if err := json.Unmarshal([]byte(doc), &want); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		r, err := DecodeDoc(Team, []byte(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		got := map[string]*string{}
+		for i, v := range r.Values {
+			if v.Valid {
+				got[Team.Fields[i]] = &v.S
+			} else if _, ok := want[Team.Fields[i]]; ok {
+				got[Team.Fields[i]] = nil
+			}
+		}
+		for _, e := range r.Extras {
+			if Team.Has(e.Name) {
+				t.Errorf("%s: %s read as an extra", doc, e.Name)
+			}
+			v := e.Value
+			if v.Valid {
+				got[e.Name] = &v.S
+			} else {
+				got[e.Name] = nil
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d fields, want %d", doc, len(got), len(want))
+		}
+		for name, w := range want {
+			g, ok := got[name]
+			switch {
+			case !ok:
+				t.Errorf("%s: %s missing", doc, name)
+			case (g == nil) != (w == nil) || g != nil && *g != *w:
+				t.Errorf("%s: %s = %v, want %v", doc, name, g, w)
+			}
+		}
+	}
+	for _, bad := range []string{``, `[]`, `{"idTeam":"1"`, `{"idTeam":1}`, `{"idTeam":"1\x"}`, `{"idTeam" "1"}`, `{"idTeam":"1",}`, `{"idTeam":"\u12"}`} {
+		if _, err := DecodeDoc(Team, []byte(bad)); err == nil {
+			t.Errorf("%q decoded without an error", bad)
+		}
+	}
+}

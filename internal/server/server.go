@@ -168,8 +168,15 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Close removes the files of the response cache. The server must not answer requests after.
-func (s *Server) Close() error { return s.cache.Close() }
+// Close stops what the server's store runs in the background (the name index's builds,
+// which read the database the caller owns and closes next) and removes the files of the
+// response cache. The server must not answer requests after.
+func (s *Server) Close() error {
+	if st, ok := s.cfg.Store.(interface{ Stop() }); ok {
+		st.Stop()
+	}
+	return s.cache.Close()
+}
 
 // ServeHTTP answers every request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -60,7 +60,18 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier sto
 // render writes the body of a JSON answer. This is the one place that decides between null,
 // a message string and an array: no records is always null, never [].
 func render(ep *endpoint, ans api.Answer) []byte {
-	b := make([]byte, 0, 256+512*len(ans.Recs))
+	var view *record.View
+	size := 256
+	if len(ans.Recs) > 0 {
+		view = ep.Kind.View(ep.View)
+		for _, rec := range ans.Recs {
+			size += view.Size(rec) + 1
+		}
+		if ans.Fields != nil || ans.Relevance != nil {
+			size += 64 * len(ans.Recs)
+		}
+	}
+	b := make([]byte, 0, size+size/32)
 	b = append(b, '{')
 	b = record.AppendString(b, ep.Key)
 	b = append(b, ':')
@@ -70,7 +81,6 @@ func render(ep *endpoint, ans api.Answer) []byte {
 	case len(ans.Recs) == 0:
 		b = append(b, "null"...)
 	default:
-		view := ep.Kind.View(ep.View)
 		b = append(b, '[')
 		for i, rec := range ans.Recs {
 			if i > 0 {

@@ -178,7 +178,11 @@ func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int)
 		return
 	}
 	numericIDs := rt.numericIDs()
-	b := make([]byte, 0, 256*len(recs))
+	size := 64 + len(rt.group)
+	for _, rec := range recs {
+		size += rt.view.Size(rec) + 1
+	}
+	b := make([]byte, 0, size+size/32)
 	b = append(b, `{"`...)
 	b = append(b, rt.group...)
 	b = append(b, `":[`...)

@@ -231,10 +231,16 @@ func (s *Store) Build(ctx context.Context) (int, error) {
 	return ix.size(), nil
 }
 
-// Close stops a background build and closes the wrapped store.
-func (s *Store) Close() error {
+// Stop ends a background build, waits for it, and starts no other; the wrapped store stays
+// open for its owner. Searches go on, through the database once the data moves on.
+func (s *Store) Stop() {
 	s.cancel()
 	s.wg.Wait()
 	s.warm()
+}
+
+// Close stops background builds and closes the wrapped store.
+func (s *Store) Close() error {
+	s.Stop()
 	return s.Store.Close()
 }

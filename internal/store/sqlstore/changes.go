@@ -99,9 +99,9 @@ func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
 				continue
 			}
 		}
-		c.set(at, k, row.ID, store.OpUpsert)
+		id := c.set(at, k, row.ID, store.OpUpsert)
 		if !c.blind {
-			c.noteKeys(changeKey{k, row.ID}, row)
+			c.noteKeys(changeKey{k, id}, row)
 		}
 	}
 }
@@ -115,13 +115,18 @@ func (c *ChangeSet) kindAt(k *record.Kind) map[string]int {
 	return at
 }
 
-func (c *ChangeSet) set(at map[string]int, k *record.Kind, id, op string) {
+// set notes a change of op to the record id, and returns the id as the set keeps it: a copy
+// of its own, kept until the commit, since a record's values can be slices of a much larger
+// buffer (an import's input, a record's text) that would stay alive with it.
+func (c *ChangeSet) set(at map[string]int, k *record.Kind, id, op string) string {
 	if i, ok := at[id]; ok {
 		c.list[i].Op = op
-		return
+		return c.list[i].ID
 	}
+	id = strings.Clone(id)
 	at[id] = len(c.list)
 	c.list = append(c.list, PendingChange{Kind: k, ID: id, Op: op})
+	return id
 }
 
 // noteKeys adds the row's index values, before and after, to its change's keys. List
@@ -143,9 +148,9 @@ func (c *ChangeSet) noteKeys(key changeKey, row Row) {
 		if ix.Norm == record.List {
 			continue
 		}
-		ks.add(ix.Column(), row.Index[i])
+		ks.add(ix.Column(), strings.Clone(row.Index[i]))
 		if was != nil {
-			ks.add(ix.Column(), was[i])
+			ks.add(ix.Column(), strings.Clone(was[i]))
 		}
 	}
 }
