@@ -97,20 +97,7 @@ func TestMirrorSurvivesFaults(t *testing.T) {
 // own limiter counts, which never has to refuse one.
 func TestBudgetRollingWindow(t *testing.T) {
 	const rate = 17
-	clk := newFakeClock()
-	up := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clk),
-		Limits: map[store.Tier]int{store.Free: rate, store.Premium: rate, store.Business: rate}})
-	p := newProxy(t, up.Server, clk, up.PremiumKey)
-	down := apitest.New(t, apitest.Options{})
-	opts := mirrorOpts(up, p, clk)
-	opts.Store, opts.Rate = down.Store, rate
-	if _, err := Run(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	hits := p.log()
-	if len(hits) < 5*rate {
-		t.Fatalf("only %d requests: the window was hardly tested", len(hits))
-	}
+	hits := crawlAtRate(t, rate, nil)
 	if fullest := fullestMinute(t, hits); fullest != rate {
 		t.Errorf("at most %d requests within 60 s; the budget is %d, and is to be used", fullest, rate)
 	}
@@ -121,14 +108,30 @@ func TestBudgetRollingWindow(t *testing.T) {
 // rate: a slot is reused only 60 s after its answer came.
 func TestBudgetCountsArrivals(t *testing.T) {
 	const rate = 17
+	hits := crawlAtRate(t, rate, func(clk *fakeClock, n int) {
+		if n%7 == 3 {
+			clk.Advance(5 * time.Second)
+		}
+	})
+	if fullest := fullestMinute(t, hits); fullest > rate {
+		for i, h := range hits[:60] {
+			t.Logf("%d %s %d %s", i, h.at.Sub(hits[0].at), h.status, h.url)
+		}
+		t.Errorf("%d requests within 60 s; the budget is %d", fullest, rate)
+	}
+}
+
+// crawlAtRate mirrors the test league at rate requests a minute from an upstream whose own
+// limiter allows the same, and returns what the upstream saw; arrive, if set, runs as each
+// request comes in (see proxy.arrive), with the fake clock both sides read.
+func crawlAtRate(t *testing.T, rate int, arrive func(clk *fakeClock, n int)) []hit {
+	t.Helper()
 	clk := newFakeClock()
 	up := apitest.New(t, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clk),
 		Limits: map[store.Tier]int{store.Free: rate, store.Premium: rate, store.Business: rate}})
 	p := newProxy(t, up.Server, clk, up.PremiumKey)
-	p.arrive = func(n int) {
-		if n%7 == 3 {
-			clk.Advance(5 * time.Second)
-		}
+	if arrive != nil {
+		p.arrive = func(n int) { arrive(clk, n) }
 	}
 	down := apitest.New(t, apitest.Options{})
 	opts := mirrorOpts(up, p, clk)
@@ -140,12 +143,7 @@ func TestBudgetCountsArrivals(t *testing.T) {
 	if len(hits) < 5*rate {
 		t.Fatalf("only %d requests: the window was hardly tested", len(hits))
 	}
-	if fullest := fullestMinute(t, hits); fullest > rate {
-		for i, h := range hits[:60] {
-			t.Logf("%d %s %d %s", i, h.at.Sub(hits[0].at), h.status, h.url)
-		}
-		t.Errorf("%d requests within 60 s; the budget is %d", fullest, rate)
-	}
+	return hits
 }
 
 // fullestMinute is the most requests the upstream saw within 60 s; it reports any the

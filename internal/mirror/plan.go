@@ -312,6 +312,7 @@ func (p *plan) players(players []record.Record) []store.FrontierEntry {
 // changes with the day's games hourly, the rest daily.
 func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 	t := parseTarget(u)
+	near := nearDays(now)
 	switch t.name {
 	case "livescore.php", "livescore":
 		if len(recs) > 0 {
@@ -319,7 +320,7 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 		}
 		return freshHourly
 	case "eventsday.php", "eventshighlights.php":
-		if near(t.query.Get("d"), now) {
+		if near(t.query.Get("d")) {
 			return freshHourly
 		}
 	}
@@ -327,18 +328,20 @@ func freshness(u string, recs []record.Record, now time.Time) time.Duration {
 		return freshHourly // next and previous events
 	}
 	for _, r := range recs {
-		if (r.Kind == record.Event || r.Kind == record.TV) && near(r.Str("dateEvent"), now) {
+		if (r.Kind == record.Event || r.Kind == record.TV) && near(r.Str("dateEvent")) {
 			return freshHourly
 		}
 	}
 	return freshDaily
 }
 
-// near says whether a day is yesterday, today or tomorrow (the day in any time zone of a game
-// being played now): its games, their details, TV listings and highlights are still
-// changing. Other days change seldom, and the coming games are followed hourly through the
-// next events of their league; asking for each of their days, listings and highlights
-// hourly would spend the budget of many leagues on one.
-func near(day string, now time.Time) bool {
-	return day >= now.AddDate(0, 0, -1).Format(time.DateOnly) && day <= now.AddDate(0, 0, 1).Format(time.DateOnly)
+// nearDays says whether a day is yesterday, today or tomorrow of now (the day in any time
+// zone of a game being played now): its games, their details, TV listings and highlights are
+// still changing. Other days change seldom, and the coming games are followed hourly through
+// the next events of their league; asking for each of their days, listings and highlights
+// hourly would spend the budget of many leagues on one. The bounds are formatted once, for
+// the many records of an answer.
+func nearDays(now time.Time) func(day string) bool {
+	from, to := now.AddDate(0, 0, -1).Format(time.DateOnly), now.AddDate(0, 0, 1).Format(time.DateOnly)
+	return func(day string) bool { return day >= from && day <= to }
 }

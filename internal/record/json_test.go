@@ -193,3 +193,22 @@ func TestDecodeDocAgreesWithEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// View.Size, which answers size their buffer with, is the written length when nothing needs
+// escaping and the record has no extras, in every view; ListSize adds a comma a record.
+func TestViewSize(t *testing.T) {
+	r := Event.NewRecord()
+	for i, f := range Event.Fields {
+		if i%3 != 0 {
+			r.Values[i] = Str("value of " + f)
+		}
+	}
+	for name, v := range Event.Views {
+		if got, want := v.Size(r), len(AppendView(nil, r, v, false)); got != want {
+			t.Errorf("view %s: Size %d, written %d", name, got, want)
+		}
+		if got, want := v.ListSize([]Record{r, r}), 2*v.Size(r)+2; got != want {
+			t.Errorf("view %s: ListSize %d, want %d", name, got, want)
+		}
+	}
+}

@@ -123,6 +123,15 @@ func (v *View) Size(r Record) int {
 	return n
 }
 
+// ListSize is about the length of the records in the view, comma separated (see Size).
+func (v *View) ListSize(recs []Record) int {
+	n := 0
+	for _, r := range recs {
+		n += v.Size(r) + 1
+	}
+	return n
+}
+
 func newKind(name string, fields []string, key []string, indexed []Index, views map[string][]string) *Kind {
 	k := &Kind{Name: name, Fields: fields, Key: key, Indexed: indexed, Views: map[string]*View{}, pos: map[string]int{}}
 	for i, f := range fields {

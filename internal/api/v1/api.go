@@ -64,9 +64,7 @@ func render(ep *endpoint, ans api.Answer) []byte {
 	size := 256
 	if len(ans.Recs) > 0 {
 		view = ep.Kind.View(ep.View)
-		for _, rec := range ans.Recs {
-			size += view.Size(rec) + 1
-		}
+		size += view.ListSize(ans.Recs)
 		if ans.Fields != nil || ans.Relevance != nil {
 			size += 64 * len(ans.Recs)
 		}

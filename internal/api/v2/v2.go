@@ -178,10 +178,7 @@ func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int)
 		return
 	}
 	numericIDs := rt.numericIDs()
-	size := 64 + len(rt.group)
-	for _, rec := range recs {
-		size += rt.view.Size(rec) + 1
-	}
+	size := 64 + len(rt.group) + rt.view.ListSize(recs)
 	b := make([]byte, 0, size+size/32)
 	b = append(b, `{"`...)
 	b = append(b, rt.group...)

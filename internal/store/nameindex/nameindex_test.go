@@ -160,6 +160,18 @@ func randomQuery(r *rand.Rand) store.Query {
 	return store.Query{Kind: record.Team, Where: where, OrderBy: orders[r.IntN(len(orders))], Limit: []int{0, 3, 20}[r.IntN(3)]}
 }
 
+// putPlayer writes a player with that id and name, in a transaction of its own.
+func putPlayer(t *testing.T, st store.Store, id, name string) {
+	t.Helper()
+	ctx := context.Background()
+	p := record.Player.NewRecord()
+	p.Set("idPlayer", record.Str(id))
+	p.Set("strPlayer", record.Str(name))
+	if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, p) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func idsOf(t *testing.T, recs []record.Record) []string {
 	t.Helper()
 	out := make([]string, len(recs))
@@ -227,15 +239,6 @@ func TestNoStaleAnswer(t *testing.T) {
 			st := b.open(t)
 			s := Wrap(st, Options{}).(*Store) // background builds, as the server has
 			t.Cleanup(func() { s.Close() })
-			put := func(id, name string) {
-				t.Helper()
-				p := record.Player.NewRecord()
-				p.Set("idPlayer", record.Str(id))
-				p.Set("strPlayer", record.Str(name))
-				if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, p) }); err != nil {
-					t.Fatal(err)
-				}
-			}
 			search := func(needle string) []string {
 				t.Helper()
 				recs, err := s.Find(ctx, store.Query{Kind: record.Player, Where: []store.Cond{
@@ -249,20 +252,20 @@ func TestNoStaleAnswer(t *testing.T) {
 				}
 				return out
 			}
-			put("1", "Lionel Messi")
-			put("2", "Cristiano Ronaldo")
+			putPlayer(t, st, "1", "Lionel Messi")
+			putPlayer(t, st, "2", "Cristiano Ronaldo")
 			if _, err := s.Build(ctx); err != nil {
 				t.Fatal(err)
 			}
 			if got := search("messi"); !slices.Equal(got, []string{"Lionel Messi"}) || s.Answered.Load() != 1 {
 				t.Fatalf("before the write: %q, %d answered by the index", got, s.Answered.Load())
 			}
-			put("1", "Lionel Andrés Messi") // a match changed
-			put("3", "Messias Silva")       // a new match
+			putPlayer(t, st, "1", "Lionel Andrés Messi") // a match changed
+			putPlayer(t, st, "3", "Messias Silva")       // a new match
 			if got := search("messi"); !slices.Equal(got, []string{"Lionel Andrés Messi", "Messias Silva"}) {
 				t.Fatalf("after the write: %q", got)
 			}
-			put("4", "Gianluigi Buffon") // a match where the index has none
+			putPlayer(t, st, "4", "Gianluigi Buffon") // a match where the index has none
 			if got := search("buffon"); !slices.Equal(got, []string{"Gianluigi Buffon"}) {
 				t.Fatalf("after the write: %q", got)
 			}
@@ -321,18 +324,9 @@ func TestNamesNeverStale(t *testing.T) {
 			st := b.open(t)
 			s := Wrap(st, Options{}).(*Store)
 			t.Cleanup(func() { s.Close() })
-			put := func(id, name string) {
-				t.Helper()
-				p := record.Player.NewRecord()
-				p.Set("idPlayer", record.Str(id))
-				p.Set("strPlayer", record.Str(name))
-				if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, p) }); err != nil {
-					t.Fatal(err)
-				}
-			}
-			put("1", "Lionel Messi")
-			put("2", "Messias Silva")
-			put("3", "Cristiano Ronaldo")
+			putPlayer(t, st, "1", "Lionel Messi")
+			putPlayer(t, st, "2", "Messias Silva")
+			putPlayer(t, st, "3", "Cristiano Ronaldo")
 			if _, err := s.Build(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -356,7 +350,7 @@ func TestNamesNeverStale(t *testing.T) {
 			if _, ok, err := s.FindNames(ctx, q("messi"), "strDescriptionEN"); ok || err != nil {
 				t.Fatalf("a field the index does not hold: %v %v", ok, err)
 			}
-			put("1", "Lionel Andrés Messi")
+			putPlayer(t, st, "1", "Lionel Andrés Messi")
 			if _, ok, err := s.RecordsBySeqs(ctx, record.Player, n.Seqs, n.Version); ok || err != nil {
 				t.Fatalf("records after a write: %v %v", ok, err)
 			}

@@ -77,8 +77,8 @@ func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
 		d = map[string]uint64{}
 		c.deleted[k] = d
 	}
+	id = c.set(c.kindAt(k), k, id, store.OpDelete)
 	d[id] = maphash.String(c.seed, doc)
-	c.set(c.kindAt(k), k, id, store.OpDelete)
 	if ks := c.keySet(changeKey{k, id}); ks != nil {
 		ks.unknown, ks.vals = true, nil
 	}
