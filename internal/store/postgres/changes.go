@@ -57,8 +57,8 @@ func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
 // commit, so writers draw cursors one after the other in commit order: a reader never sees
 // a cursor while a smaller one is still to commit.
 func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
-	list := t.changes.List()
-	if len(list) == 0 {
+	list, bulk := t.changes.List(), t.changes.Bulk()
+	if len(list) == 0 && len(bulk) == 0 {
 		return nil
 	}
 	if _, err := t.tx.Exec(ctx, `LOCK TABLE changes IN EXCLUSIVE MODE`); err != nil {
@@ -73,12 +73,18 @@ func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 		}
 	}
 	now := o.Now().UTC()
+	at := now.Format(sqlstore.ChangeTime)
 	// WITH ORDINALITY keeps the order of the list in the order cursors are drawn.
 	_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time, keys)
 		SELECT k, i, o, $4, ks FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS u(k, i, o, ks, n) ORDER BY n`,
-		kinds, ids, ops, now.Format(sqlstore.ChangeTime), keys)
+		kinds, ids, ops, at, keys)
 	if err != nil {
 		return fmt.Errorf("record changes: %w", mapErr(err))
+	}
+	for _, k := range bulk {
+		if _, err := t.tx.Exec(ctx, sqlstore.BulkChangesSQL(sqlstore.Postgres, k), k.Name, store.OpUpsert, at); err != nil {
+			return fmt.Errorf("record changes of %s: %w", k.Name, mapErr(err))
+		}
 	}
 	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
 	var upto int64

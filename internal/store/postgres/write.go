@@ -152,6 +152,9 @@ func (t *tx) look(ctx context.Context, k *record.Kind) error {
 		return fmt.Errorf("is %s empty: %w", k.Name, mapErr(err))
 	}
 	t.fresh.Found(k, found)
+	if !found {
+		t.changes.FoundEmpty(k)
+	}
 	return nil
 }
 

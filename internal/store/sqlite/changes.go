@@ -53,13 +53,19 @@ func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
 // recordChanges appends the transaction's changes to the feed and prunes what retention
 // no longer keeps. The single writer connection makes cursors follow commit order.
 func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
-	list := t.changes.List()
-	if len(list) == 0 {
+	list, bulk := t.changes.List(), t.changes.Bulk()
+	if len(list) == 0 && len(bulk) == 0 {
 		return nil
 	}
 	now := o.Now().UTC()
-	if err := t.insertChanges(ctx, list, now.Format(sqlstore.ChangeTime)); err != nil {
+	at := now.Format(sqlstore.ChangeTime)
+	if err := t.insertChanges(ctx, list, at); err != nil {
 		return fmt.Errorf("record changes: %w", err)
+	}
+	for _, k := range bulk {
+		if _, err := t.tx.ExecContext(ctx, sqlstore.BulkChangesSQL(sqlstore.SQLite, k), k.Name, store.OpUpsert, at); err != nil {
+			return fmt.Errorf("record changes of %s: %w", k.Name, mapErr(err))
+		}
 	}
 	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
 	var upto int64

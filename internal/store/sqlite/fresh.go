@@ -21,5 +21,8 @@ func (t *tx) look(ctx context.Context, k *record.Kind) error {
 		return fmt.Errorf("is %s empty: %w", k.Name, mapErr(err))
 	}
 	t.fresh.Found(k, found != 0)
+	if found == 0 {
+		t.changes.FoundEmpty(k)
+	}
 	return nil
 }

@@ -24,6 +24,12 @@ const ChangeTime = store.ChangeTimeLayout
 // so large a write touches most queries of its kinds anyway. An import notes every record it
 // writes, so the changes are found per kind, by id: a map of strings hashes several times
 // faster than one of structs.
+//
+// A kind whose table was empty when the transaction first wrote to it (FoundEmpty) holds, at
+// the commit, only records the transaction wrote, each of them a change. Once the set is past
+// maxKeyed, such a kind goes "bulk": the set forgets its changes and the commit reads them
+// from the table instead (Bulk), one per record in the order the records were first stored.
+// An import into an empty database then keeps nothing per record until the commit.
 type ChangeSet struct {
 	seed    maphash.Seed
 	list    []PendingChange // in the order of first change; Op "" is no change
@@ -31,6 +37,8 @@ type ChangeSet struct {
 	deleted map[*record.Kind]map[string]uint64 // hash of the doc DeleteAll removed
 	keys    map[changeKey]*keySet
 	blind   bool // past maxKeyed: no change is bounded
+	empty   map[*record.Kind]bool
+	bulk    []*record.Kind // in the order they went bulk
 }
 
 // maxKeyed is how many changes of one transaction keep their index values.
@@ -67,7 +75,35 @@ type PendingChange struct {
 // NewChangeSet returns an empty set.
 func NewChangeSet() *ChangeSet {
 	return &ChangeSet{seed: maphash.MakeSeed(), at: map[*record.Kind]map[string]int{},
-		deleted: map[*record.Kind]map[string]uint64{}, keys: map[changeKey]*keySet{}}
+		deleted: map[*record.Kind]map[string]uint64{}, keys: map[changeKey]*keySet{},
+		empty: map[*record.Kind]bool{}}
+}
+
+// FoundEmpty notes a kind whose table held no record when the transaction first wrote to it.
+// A table the transaction emptied itself (DeleteAll noted its records) does not count: the
+// records it held before are changes too.
+func (c *ChangeSet) FoundEmpty(k *record.Kind) {
+	if _, emptied := c.deleted[k]; !emptied {
+		c.empty[k] = true
+	}
+}
+
+// Bulk returns the kinds whose changes the commit reads from their tables: one upsert per
+// record the table holds, in the order of its seq, after the changes of List.
+func (c *ChangeSet) Bulk() []*record.Kind { return c.bulk }
+
+func (c *ChangeSet) isBulk(k *record.Kind) bool { return slices.Contains(c.bulk, k) }
+
+// goBulk makes k bulk (see ChangeSet) and forgets what the set kept of its changes.
+func (c *ChangeSet) goBulk(k *record.Kind) {
+	for i := range c.list {
+		if c.list[i].Kind == k {
+			c.list[i].Op = ""
+		}
+	}
+	delete(c.at, k)
+	delete(c.deleted, k)
+	c.bulk = append(c.bulk, k)
 }
 
 // Deleted notes a stored record that DeleteAll removes, with its doc.
@@ -88,6 +124,15 @@ func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
 // takes the rows' earlier records (Row.Was), leaving them empty, so that the rows on their
 // way to the database do not keep them alive.
 func (c *ChangeSet) Wrote(k *record.Kind, rows []Row) {
+	if c.blind && c.empty[k] && !c.isBulk(k) {
+		c.goBulk(k)
+	}
+	if c.isBulk(k) {
+		for i := range rows {
+			rows[i].Was = record.Record{}
+		}
+		return
+	}
 	at, deleted := c.kindAt(k), c.deleted[k]
 	for i := range rows {
 		row := rows[i]
@@ -214,6 +259,12 @@ func DecodeKeys(s string) ([]store.IndexKey, bool, error) {
 		keys[i] = store.IndexKey{Column: flat[2*i], Value: flat[2*i+1]}
 	}
 	return keys, true, nil
+}
+
+// BulkChangesSQL appends one upsert per record of a bulk kind's table (see ChangeSet.Bulk),
+// in seq order; the table follows, and the arguments are the kind's name, the op and the time.
+func BulkChangesSQL(d Dialect, k *record.Kind) string {
+	return `INSERT INTO changes (kind, id, op, time) SELECT ` + d.Param(1) + `, id, ` + Params(d, 2, 2) + ` FROM ` + Table(k) + ` ORDER BY seq`
 }
 
 // Feed SQL shared by both backends. seq is the cursor; meta's changes_pruned is the highest
@@ -363,6 +414,9 @@ func FeedBounds(ctx context.Context, q Querier) (latest, pruned int64, err error
 // NoteDeletesIn tells c which records of kind k DeleteAll is about to remove, read through q,
 // the write transaction.
 func (c *ChangeSet) NoteDeletesIn(ctx context.Context, q Querier, k *record.Kind) error {
+	if c.isBulk(k) {
+		return nil // the table holds only records the transaction wrote: no change
+	}
 	rows, err := q.Query(ctx, DeleteDocsSQL+Table(k))
 	if err != nil {
 		return err

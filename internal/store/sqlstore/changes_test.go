@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -46,5 +47,46 @@ func TestChangeSetKeepsNoBufferAlive(t *testing.T) {
 				t.Errorf("index value %q kept as a slice of the record's text", v.Value)
 			}
 		}
+	}
+}
+
+// An import into an empty table keeps nothing per record once past the keyed changes: the
+// commit reads the table's records as its changes instead (ChangeSet.Bulk).
+func TestChangeSetKeepsNothingPerRecordOfAnEmptyTable(t *testing.T) {
+	c := NewChangeSet()
+	c.FoundEmpty(record.Team)
+	rows := make([]Row, 1000)
+	for b := 0; b < 50; b++ {
+		for i := range rows {
+			r := record.Team.NewRecord()
+			r.Set("idTeam", record.Str(fmt.Sprint(b*len(rows)+i+1)))
+			row, err := NewRow(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row.WasKnown = true
+			rows[i] = row
+		}
+		c.Wrote(record.Team, rows)
+	}
+	if got := c.Bulk(); len(got) != 1 || got[0] != record.Team {
+		t.Fatalf("bulk kinds %v, want the team kind", got)
+	}
+	if n := len(c.List()); n != 0 {
+		t.Errorf("the set still lists %d team changes", n)
+	}
+	if len(c.list) > maxKeyed+len(rows) || len(c.at[record.Team]) != 0 {
+		t.Errorf("the set keeps %d changes and %d ids after 50,000 records", len(c.list), len(c.at[record.Team]))
+	}
+
+	// A table the transaction emptied itself is not bulk: its earlier records are changes.
+	c = NewChangeSet()
+	c.Deleted(record.Team, "1", `{"idTeam":"1"}`)
+	c.FoundEmpty(record.Team)
+	for range 20 {
+		c.Wrote(record.Team, rows)
+	}
+	if len(c.Bulk()) != 0 {
+		t.Errorf("a table emptied by DeleteAll went bulk")
 	}
 }

@@ -118,18 +118,24 @@ func testChangeFeedRewrite(t *testing.T, s store.Store) {
 		t.Fatalf("%d changes starting %q; want %d starting with team 1", len(got), got[0], many)
 	}
 
+	got = regenerateTeams(t, s, many-2, map[int]string{1: "Again", 2: "Changed"})
+	wantIDs(t, "regenerated", got, fmt.Sprintf("delete team %d", many-1), fmt.Sprintf("delete team %d", many), "upsert team 2")
+}
+
+// regenerateTeams does what gen does to the team kind in one write: DeleteAll, then teams 1
+// to n again, named "T" unless names says otherwise. It returns the changes, sorted.
+func regenerateTeams(t *testing.T, s store.Store, n int, names map[int]string) []string {
+	t.Helper()
+	ctx := context.Background()
 	before := latest(t, s)
-	err = s.Write(ctx, func(tx store.Tx) error {
+	err := s.Write(ctx, func(tx store.Tx) error {
 		if err := tx.DeleteAll(ctx, record.Team); err != nil {
 			return err
 		}
-		for i := 1; i <= many-2; i++ {
-			name := "T"
-			if i == 1 {
-				name = "Again"
-			}
-			if i == 2 {
-				name = "Changed"
+		for i := 1; i <= n; i++ {
+			name, ok := names[i]
+			if !ok {
+				name = "T"
 			}
 			if err := tx.Replace(ctx, rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)); err != nil {
 				return err
@@ -140,9 +146,62 @@ func testChangeFeedRewrite(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ = changes(t, s, before)
+	got, _ := changes(t, s, before)
 	slices.Sort(got)
-	wantIDs(t, "regenerated", got, fmt.Sprintf("delete team %d", many-1), fmt.Sprintf("delete team %d", many), "upsert team 2")
+	return got
+}
+
+// testChangeFeedBulk: a write of more records than a change set keys (an import) into empty
+// tables records one change per record it leaves stored, in the order first written, and
+// none for a record it wrote and removed again; the same into tables that held records (gen
+// regenerating) records only what differs from before.
+func testChangeFeedBulk(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	const many = 12_000 // past the change set's keyed changes
+	team := func(i int, name string) record.Record {
+		return rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)
+	}
+	err := s.Write(ctx, func(tx store.Tx) error {
+		if err := tx.Upsert(ctx, rec(record.Event, "idEvent", "7", "strEvent", "A vs B")); err != nil {
+			return err
+		}
+		for i := many; i >= 1; i-- {
+			if err := tx.Upsert(ctx, team(i, "T")); err != nil {
+				return err
+			}
+		}
+		if err := tx.Upsert(ctx, team(many, "Again")); err != nil {
+			return err
+		}
+		if err := tx.Upsert(ctx, rec(record.Player, "idPlayer", "1", "strPlayer", "Gone")); err != nil {
+			return err
+		}
+		if err := tx.DeleteAll(ctx, record.Player); err != nil {
+			return err
+		}
+		return tx.Upsert(ctx, rec(record.Player, "idPlayer", "2", "strPlayer", "Kept"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := changes(t, s, 0)
+	want := []string{"upsert event 7"}
+	for i := many; i >= 1; i-- {
+		want = append(want, fmt.Sprintf("upsert team %d", i))
+	}
+	want = append(want, "upsert player 2")
+	if !slices.Equal(got, want) {
+		if len(got) > 5 {
+			got = append(got[:3], fmt.Sprintf("... %d in all ...", len(got)), got[len(got)-1])
+		}
+		t.Fatalf("import into empty tables recorded %v; want %d changes: event 7, teams %d down to 1, player 2", got, len(want), many)
+	}
+	if n, err := s.Count(ctx, record.Team); err != nil || n != many {
+		t.Fatalf("%d teams stored (err %v), want %d", n, err, many)
+	}
+
+	got = regenerateTeams(t, s, many-1, map[int]string{5: "Changed", many - 1: "Again"})
+	wantIDs(t, "regenerated", got, fmt.Sprintf("delete team %d", many), fmt.Sprintf("upsert team %d", many-1), "upsert team 5")
 }
 
 // testChangeRetention: changes older than the retention go with the next write, and a cursor

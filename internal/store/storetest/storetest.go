@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ConcurrentReadsDuringWrite", testConcurrentReads},
 		{"ChangeFeed", testChangeFeed},
 		{"ChangeFeedRewrite", testChangeFeedRewrite},
+		{"ChangeFeedBulk", testChangeFeedBulk},
 		{"ChangeRetention", testChangeRetention},
 		{"ChangeKeys", testChangeKeys},
 	}
