@@ -137,12 +137,65 @@ func (c *column) rowOf(off int) int32 {
 	return r
 }
 
-// rowSet is a set of rows, one bit each.
-type rowSet []uint64
+// rowSet is a set of rows in increasing order. A needle has at most maxHits occurrences, so a
+// set is a short list where a bit per row of the kind (545,000 players at full scale) cost an
+// allocation and a clear of the whole kind for each condition of each search.
+type rowSet []int32
 
-func newRowSet(n int) rowSet { return make(rowSet, (n+63)/64) }
+// newRowSet is the set of the rows of hits (in any order, repeated), of a kind of n rows.
+func newRowSet(hits []int32, n int) rowSet {
+	if len(hits) < n/64 {
+		slices.Sort(hits)
+		return slices.Compact(hits)
+	}
+	// Many hits: a bit per row puts them in order in one pass over the kind.
+	words := make([]uint64, (n+63)/64)
+	for _, r := range hits {
+		words[r>>6] |= 1 << (uint(r) & 63)
+	}
+	set := hits[:0]
+	for w, word := range words {
+		for word != 0 {
+			set = append(set, int32(w<<6+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return set
+}
 
-func (s rowSet) add(r int32) { s[r>>6] |= 1 << (uint(r) & 63) }
+// and is the rows in both sets, in s's storage.
+func (s rowSet) and(t rowSet) rowSet {
+	out, j := s[:0], 0
+	for _, r := range s {
+		for j < len(t) && t[j] < r {
+			j++
+		}
+		if j < len(t) && t[j] == r {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// or is the rows in either set.
+func (s rowSet) or(t rowSet) rowSet {
+	out := make(rowSet, 0, len(s)+len(t))
+	i, j := 0, 0
+	for i < len(s) || j < len(t) {
+		switch {
+		case j == len(t) || (i < len(s) && s[i] < t[j]):
+			out = append(out, s[i])
+			i++
+		case i == len(s) || t[j] < s[i]:
+			out = append(out, t[j])
+			j++
+		default:
+			out = append(out, s[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
 
 // answer is the seqs of the records q selects, in q's order, cut at its limit; ok is false
 // when the index cannot answer q exactly (the database must).
@@ -180,20 +233,14 @@ func (ix *index) rows(q store.Query) (rows []int32, ok bool) {
 			set = s
 			continue
 		}
-		for i := range set {
-			set[i] &= s[i]
-		}
+		set = set.and(s)
 	}
-	var keys []uint64
-	for w, word := range set {
-		for word != 0 {
-			r := int32(w<<6 + bits.TrailingZeros64(word))
-			word &= word - 1
-			keys = append(keys, keyOf(r))
-		}
-		if len(q.OrderBy) == 0 && q.Limit > 0 && len(keys) >= q.Limit {
-			break // rows come in seq order: the first ones are the answer
-		}
+	if len(q.OrderBy) == 0 && q.Limit > 0 && len(set) > q.Limit {
+		set = set[:q.Limit] // rows come in seq order: the first ones are the answer
+	}
+	keys := make([]uint64, len(set))
+	for i, r := range set {
+		keys[i] = keyOf(r)
 	}
 	keys = smallest(keys, q.Limit)
 	rows = make([]int32, len(keys))
@@ -262,9 +309,7 @@ func (ki *kindIndex) match(k *record.Kind, c store.Cond) (rowSet, bool) {
 				set = s
 				continue
 			}
-			for i := range set {
-				set[i] |= s[i]
-			}
+			set = set.or(s)
 		}
 		return set, true
 	}
@@ -276,28 +321,28 @@ func (ki *kindIndex) match(k *record.Kind, c store.Cond) (rowSet, bool) {
 	if col == nil {
 		return nil, false
 	}
-	set := newRowSet(len(ki.seqs))
 	if strings.IndexByte(c.Value, 0) >= 0 {
 		if c.Op == store.NotEmpty {
 			return nil, false
 		}
-		return set, true // matches nothing, as in the database
+		return rowSet{}, true // matches nothing, as in the database
 	}
 	pat, ok := pattern(c)
 	if !ok {
 		return nil, false
 	}
 	if pat == "" {
-		return set, true
+		return rowSet{}, true
 	}
 	hits := col.sa.Lookup([]byte(pat), maxHits+1)
 	if len(hits) > maxHits {
 		return nil, false
 	}
-	for _, off := range hits {
-		set.add(col.rowOf(off))
+	rows := make([]int32, len(hits))
+	for i, off := range hits {
+		rows[i] = col.rowOf(off)
 	}
-	return set, true
+	return newRowSet(rows, len(ki.seqs)), true
 }
 
 // pattern is what a condition looks for in a column's buffer: "" when it matches nothing,

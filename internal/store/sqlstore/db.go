@@ -23,8 +23,8 @@ type Querier interface {
 type Rows interface {
 	Next() bool
 	Scan(dest ...any) error
-	// Doc is the first column of the current row as the driver holds it, valid until Next:
-	// a record's doc, decoded without a copy in between.
+	// Doc is the first column of the current row as the driver holds it, valid until Next
+	// and read-only: a record's doc, decoded without a copy in between.
 	Doc() ([]byte, error)
 	Err() error
 	Close()

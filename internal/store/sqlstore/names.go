@@ -95,13 +95,12 @@ func (db *DB) DocsBySeqsWith(ctx context.Context, query func(ctx context.Context
 	defer rows.Close()
 	out := make([]record.Record, 0, len(seqs))
 	var version int64
-	var doc []byte
 	for rows.Next() {
-		doc = nil // a driver may reuse the slice it is given
+		var doc docColumn
 		if err := rows.Scan(&doc, &version); err != nil {
 			return nil, 0, fmt.Errorf("%s: docs of %s: %w", db.c.Name, k.Name, db.MapErr(err))
 		}
-		r, err := record.DecodeDoc(k, doc)
+		r, err := record.DecodeDoc(k, doc.b)
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: docs of %s: %w", db.c.Name, k.Name, err)
 		}
