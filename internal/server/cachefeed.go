@@ -188,6 +188,28 @@ func (s readTracking) Count(ctx context.Context, k *record.Kind) (int64, error) 
 	return s.Records.Count(ctx, k)
 }
 
+// FindNames passes a name search on to a store that answers it with the folded names alone
+// (store.NameFinder), noted as the Find it stands for; ok is false for any other store.
+// Without it the player search could never reach the name index through the server, and
+// read and decoded its whole window of records to keep a few.
+func (s readTracking) FindNames(ctx context.Context, q store.Query, field string) (store.Names, bool, error) {
+	nf, ok := s.Records.(store.NameFinder)
+	if !ok {
+		return store.Names{}, false, nil
+	}
+	noteFind(ctx, q)
+	return nf.FindNames(ctx, q, field)
+}
+
+// RecordsBySeqs reads records FindNames selected, which its note covers.
+func (s readTracking) RecordsBySeqs(ctx context.Context, k *record.Kind, seqs []int64, version int64) ([]record.Record, bool, error) {
+	nf, ok := s.Records.(store.NameFinder)
+	if !ok {
+		return nil, false, nil
+	}
+	return nf.RecordsBySeqs(ctx, k, seqs, version)
+}
+
 // feedTracker follows the change feed as far as the data version the cache has seen.
 type feedTracker struct {
 	src store.Feed
