@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The stored form of a record (its "doc") is a compact JSON object of its non-null fields in
@@ -78,45 +79,51 @@ var docKeys = func() map[*Kind][]string {
 // every string of the record is copied (unescaped where it must be) into one allocation
 // that the values share, and fields are looked for in the kind's order before its map.
 func DecodeDoc(k *Kind, doc []byte) (Record, error) {
-	r, err := decodeDoc(k, doc)
+	return decodeDocErr(decodeDoc(k, doc, ""))
+}
+
+// DecodeDocString is DecodeDoc of a doc the caller hands over for good: the record's values
+// that need no unescaping are slices of it, so only the others are copied, and the doc
+// stays alive as long as any value does. A database driver's fresh string of the doc column
+// is such a doc.
+func DecodeDocString(k *Kind, doc string) (Record, error) {
+	return decodeDocErr(decodeDoc(k, unsafe.Slice(unsafe.StringData(doc), len(doc)), doc))
+}
+
+func decodeDocErr(r Record, err error) (Record, error) {
 	if err != nil {
-		return Record{}, fmt.Errorf("decode %s doc: %w", k.Name, err)
+		return Record{}, fmt.Errorf("decode %s doc: %w", r.Kind.Name, err)
 	}
 	return r, nil
 }
 
 // docField is one field of a doc being decoded: where its value (and, for an extra, its
-// name) lie in the decoder's string, read once the whole doc is.
+// name) lie in the doc, found in a first pass.
 type docField struct {
 	pos       int // position in the kind's fields, or -1 for an extra
-	name, val [2]int
+	name, val span
 	valid     bool
 }
 
-func decodeDoc(k *Kind, s []byte) (Record, error) {
-	var sb strings.Builder
-	sb.Grow(len(s)) // unescaping never lengthens a string
+// span is a string of the doc, s[a:b], holding escapes when esc; once placed, it is str[a:b]
+// of the decoder's string instead when inStr.
+type span struct {
+	a, b       int
+	esc, inStr bool
+}
+
+// decodeDoc reads s. With doc (s's bytes as a string the record may keep), the strings that
+// need no unescaping are slices of doc and only the others are copied; without, every string
+// is copied, into one allocation. On an error, the record returned names only its kind.
+func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
+	fail := func(err error) (Record, error) { return Record{Kind: k}, err }
 	var local [64]docField
 	fields := local[:0]
 	var scratch [128]byte
-	next, extras := 0, 0
-	// put adds the string s[a:b] to sb, unescaped when esc says it holds escapes.
-	put := func(a, b int, esc bool) ([2]int, error) {
-		at := sb.Len()
-		if !esc {
-			sb.Write(s[a:b])
-			return [2]int{at, sb.Len()}, nil
-		}
-		u, err := appendUnescaped(scratch[:0], s[a:b])
-		if err != nil {
-			return [2]int{}, err
-		}
-		sb.Write(u)
-		return [2]int{at, sb.Len()}, nil
-	}
+	next, extras, escaped := 0, 0, 0
 	i := skipSpace(s, 0)
 	if i >= len(s) || s[i] != '{' {
-		return Record{}, errSyntax
+		return fail(errSyntax)
 	}
 	i = skipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
@@ -125,12 +132,12 @@ func decodeDoc(k *Kind, s []byte) (Record, error) {
 	for {
 		a, b, esc, n, err := stringSpan(s, i)
 		if err != nil {
-			return Record{}, err
+			return fail(err)
 		}
 		name := s[a:b]
 		if esc {
 			if name, err = appendUnescaped(scratch[:0], name); err != nil {
-				return Record{}, err
+				return fail(err)
 			}
 		}
 		f := docField{pos: -1}
@@ -143,13 +150,14 @@ func decodeDoc(k *Kind, s []byte) (Record, error) {
 			next = f.pos + 1
 		} else {
 			extras++
-			if f.name, err = put(a, b, esc); err != nil {
-				return Record{}, err
+			f.name = span{a: a, b: b, esc: esc}
+			if esc {
+				escaped += b - a
 			}
 		}
 		i = skipSpace(s, n)
 		if i >= len(s) || s[i] != ':' {
-			return Record{}, errSyntax
+			return fail(errSyntax)
 		}
 		i = skipSpace(s, i+1)
 		if i+4 <= len(s) && string(s[i:i+4]) == "null" {
@@ -157,27 +165,71 @@ func decodeDoc(k *Kind, s []byte) (Record, error) {
 		} else {
 			a, b, esc, n, err := stringSpan(s, i)
 			if err != nil {
-				return Record{}, err
+				return fail(err)
 			}
-			if f.val, err = put(a, b, esc); err != nil {
-				return Record{}, err
+			f.val, f.valid, i = span{a: a, b: b, esc: esc}, true, n
+			if esc {
+				escaped += b - a
 			}
-			f.valid, i = true, n
 		}
 		fields = append(fields, f)
 		i = skipSpace(s, i)
 		if i >= len(s) {
-			return Record{}, errSyntax
+			return fail(errSyntax)
 		}
 		if s[i] == '}' {
 			break
 		}
 		if s[i] != ',' {
-			return Record{}, errSyntax
+			return fail(errSyntax)
 		}
 		i = skipSpace(s, i+1)
 	}
+	// Second pass: the strings that must be copied go into one string (unescaping never
+	// lengthens a string).
+	var sb strings.Builder
+	if doc == "" {
+		sb.Grow(len(s))
+	} else {
+		sb.Grow(escaped)
+	}
+	place := func(sp *span) error {
+		if !sp.esc && doc != "" {
+			return nil
+		}
+		at := sb.Len()
+		if sp.esc {
+			u, err := appendUnescaped(scratch[:0], s[sp.a:sp.b])
+			if err != nil {
+				return err
+			}
+			sb.Write(u)
+		} else {
+			sb.Write(s[sp.a:sp.b])
+		}
+		*sp = span{a: at, b: sb.Len(), inStr: true}
+		return nil
+	}
+	for j := range fields {
+		f := &fields[j]
+		if f.pos < 0 {
+			if err := place(&f.name); err != nil {
+				return fail(err)
+			}
+		}
+		if f.valid {
+			if err := place(&f.val); err != nil {
+				return fail(err)
+			}
+		}
+	}
 	str := sb.String()
+	at := func(sp span) string {
+		if sp.inStr {
+			return str[sp.a:sp.b]
+		}
+		return doc[sp.a:sp.b]
+	}
 	r := k.NewRecord()
 	if extras > 0 {
 		r.Extras = make([]Extra, 0, extras)
@@ -185,12 +237,12 @@ func decodeDoc(k *Kind, s []byte) (Record, error) {
 	for _, f := range fields {
 		v := Null
 		if f.valid {
-			v = Str(str[f.val[0]:f.val[1]])
+			v = Str(at(f.val))
 		}
 		if f.pos >= 0 {
 			r.Values[f.pos] = v
 		} else {
-			r.Extras = append(r.Extras, Extra{Name: str[f.name[0]:f.name[1]], Value: v})
+			r.Extras = append(r.Extras, Extra{Name: at(f.name), Value: v})
 		}
 	}
 	return r, nil

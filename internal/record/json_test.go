@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // appendStringByByte is AppendString written plainly, one byte at a time: the definition
@@ -146,50 +147,83 @@ func TestDecodeDocAgreesWithEncodingJSON(t *testing.T) {
 		`{"idTeam":"7","strBadge":"https:\/\/r2.thesportsdb.com\/a.png","strCountry":""}`,
 		`{"strStadium":"` + strings.Repeat(`\"long\" value `, 40) + `","idTeam":"9"}`,
 	}
-	for _, doc := range docs {
-		var want map[string]*string
-		if err := json.Unmarshal([]byte(doc), &want); err != nil {
-			t.Fatalf("%s: %v", doc, err)
+	// Both decoders, the one that copies a doc's strings and the one that keeps slices of it.
+	decoders := map[string]func(string) (Record, error){
+		"DecodeDoc":       func(doc string) (Record, error) { return DecodeDoc(Team, []byte(doc)) },
+		"DecodeDocString": func(doc string) (Record, error) { return DecodeDocString(Team, doc) },
+	}
+	for dec, decode := range decoders {
+		for _, doc := range docs {
+			checkDecoded(t, dec+" "+doc, doc, decode)
 		}
-		r, err := DecodeDoc(Team, []byte(doc))
-		if err != nil {
-			t.Fatalf("%s: %v", doc, err)
-		}
-		got := map[string]*string{}
-		for i, v := range r.Values {
-			if v.Valid {
-				got[Team.Fields[i]] = &v.S
-			} else if _, ok := want[Team.Fields[i]]; ok {
-				got[Team.Fields[i]] = nil
-			}
-		}
-		for _, e := range r.Extras {
-			if Team.Has(e.Name) {
-				t.Errorf("%s: %s read as an extra", doc, e.Name)
-			}
-			v := e.Value
-			if v.Valid {
-				got[e.Name] = &v.S
-			} else {
-				got[e.Name] = nil
-			}
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s: %d fields, want %d", doc, len(got), len(want))
-		}
-		for name, w := range want {
-			g, ok := got[name]
-			switch {
-			case !ok:
-				t.Errorf("%s: %s missing", doc, name)
-			case (g == nil) != (w == nil) || g != nil && *g != *w:
-				t.Errorf("%s: %s = %v, want %v", doc, name, g, w)
+		for _, bad := range []string{``, `[]`, `{"idTeam":"1"`, `{"idTeam":1}`, `{"idTeam":"1\x"}`, `{"idTeam" "1"}`, `{"idTeam":"1",}`, `{"idTeam":"\u12"}`} {
+			if _, err := decode(bad); err == nil {
+				t.Errorf("%s: %q decoded without an error", dec, bad)
 			}
 		}
 	}
-	for _, bad := range []string{``, `[]`, `{"idTeam":"1"`, `{"idTeam":1}`, `{"idTeam":"1\x"}`, `{"idTeam" "1"}`, `{"idTeam":"1",}`, `{"idTeam":"\u12"}`} {
-		if _, err := DecodeDoc(Team, []byte(bad)); err == nil {
-			t.Errorf("%q decoded without an error", bad)
+}
+
+// DecodeDocString keeps the values that need no unescaping as slices of the doc, and copies
+// the others.
+func TestDecodeDocStringKeepsSlices(t *testing.T) {
+	doc := `{"idTeam":"133604","strTeam":"Arsenal","strBadge":"https:\/\/r2.thesportsdb.com\/a.png"}`
+	inside := func(s string) bool {
+		p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(doc)))
+		return p >= start && p < start+uintptr(len(doc))
+	}
+	r, err := DecodeDocString(Team, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := r.Str("strTeam"); v != "Arsenal" || !inside(v) {
+		t.Errorf("strTeam %q: want Arsenal, a slice of the doc", v)
+	}
+	if v := r.Str("strBadge"); v != "https://r2.thesportsdb.com/a.png" || inside(v) {
+		t.Errorf("strBadge %q: want the unescaped URL, copied", v)
+	}
+}
+
+// checkDecoded decodes doc and compares each field with what encoding/json reads.
+func checkDecoded(t *testing.T, what, doc string, decode func(string) (Record, error)) {
+	t.Helper()
+	var want map[string]*string
+	if err := json.Unmarshal([]byte(doc), &want); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	r, err := decode(doc)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	got := map[string]*string{}
+	for i, v := range r.Values {
+		if v.Valid {
+			got[Team.Fields[i]] = &v.S
+		} else if _, ok := want[Team.Fields[i]]; ok {
+			got[Team.Fields[i]] = nil
+		}
+	}
+	for _, e := range r.Extras {
+		if Team.Has(e.Name) {
+			t.Errorf("%s: %s read as an extra", what, e.Name)
+		}
+		v := e.Value
+		if v.Valid {
+			got[e.Name] = &v.S
+		} else {
+			got[e.Name] = nil
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d fields, want %d", what, len(got), len(want))
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s missing", what, name)
+		case (g == nil) != (w == nil) || g != nil && *g != *w:
+			t.Errorf("%s: %s = %v, want %v", what, name, g, w)
 		}
 	}
 }

@@ -106,13 +106,9 @@ func (db *DB) Collect(rows Rows, k *record.Kind) ([]record.Record, error) {
 func (db *DB) DecodeRows(rows Rows, k *record.Kind, fn func(record.Record) error) error {
 	defer rows.Close()
 	for rows.Next() {
-		doc, err := rows.Doc()
+		r, err := decodeRow(rows, k)
 		if err != nil {
 			return db.MapErr(err)
-		}
-		r, err := record.DecodeDoc(k, doc)
-		if err != nil {
-			return err
 		}
 		if err := fn(r); err != nil {
 			return err
@@ -148,11 +144,8 @@ func (db *DB) first(rows Rows, k *record.Kind) (record.Record, error) {
 		}
 		return record.Record{}, store.ErrNotFound
 	}
-	doc, err := rows.Doc()
-	if err != nil {
-		return record.Record{}, db.MapErr(err)
-	}
-	return record.DecodeDoc(k, doc)
+	r, err := decodeRow(rows, k)
+	return r, db.MapErr(err)
 }
 
 // Scan calls fn for every record of a kind in insertion order. It has no deadline of its

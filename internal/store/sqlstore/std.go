@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"unsafe"
+
+	"sportsdb/internal/record"
 )
 
 // Std is the Querier of a database/sql pool, connection or transaction.
@@ -48,20 +50,47 @@ func (r stdRows) Doc() ([]byte, error) {
 func (r stdRows) Close() { r.Rows.Close() }
 
 // docColumn takes a doc column as the driver holds it. The SQLite driver hands text over as
-// a string, which database/sql would copy into a RawBytes, a new buffer for every query;
-// under uncached searches those copies were a sixth of the server's allocations. As a
-// Scanner it gets the string itself, and Doc's bytes are the string's: read-only, like the
-// RawBytes they replace (DecodeDoc only reads them, and copies what it keeps).
-type docColumn struct{ b []byte }
+// a fresh string of its own, which database/sql would copy into a RawBytes (a new buffer for
+// every query: under uncached searches, a sixth of the server's allocations). As a Scanner,
+// docColumn gets the string itself: b is its bytes, read-only like the RawBytes they
+// replace, and decode lets the record keep slices of it instead of copying its values.
+type docColumn struct {
+	s string // the doc when the driver gave a string of its own
+	b []byte
+}
 
 func (d *docColumn) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
-		d.b = unsafe.Slice(unsafe.StringData(v), len(v))
+		d.s, d.b = v, unsafe.Slice(unsafe.StringData(v), len(v))
 	case []byte:
-		d.b = v
+		d.s, d.b = "", v
 	default:
 		return fmt.Errorf("doc column holds %T, not text", src)
 	}
 	return nil
+}
+
+func (d *docColumn) decode(k *record.Kind) (record.Record, error) {
+	if d.s != "" {
+		return record.DecodeDocString(k, d.s)
+	}
+	return record.DecodeDoc(k, d.b)
+}
+
+// decodeRow decodes the doc of the current row: without copying what needs no unescaping
+// when the rows are database/sql's (docColumn).
+func decodeRow(rows Rows, k *record.Kind) (record.Record, error) {
+	if sr, ok := rows.(stdRows); ok {
+		var doc docColumn
+		if err := sr.Rows.Scan(&doc); err != nil {
+			return record.Record{}, err
+		}
+		return doc.decode(k)
+	}
+	doc, err := rows.Doc()
+	if err != nil {
+		return record.Record{}, err
+	}
+	return record.DecodeDoc(k, doc)
 }
