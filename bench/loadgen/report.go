@@ -263,7 +263,9 @@ func reported(name string, v float64, ok bool) target {
 func targets(runs []result, metrics []entry) []target {
 	hot, okHot := ratioOf(runs, "hot")
 	mixed, okMixed := ratioOf(runs, "mixed")
+	mixedRun, okMixedRun := find(runs, "mixed", "sportsdb", false)
 	search, okSearch := find(runs, "search", "sportsdb", false)
+	searchRatio, okSearchRatio := ratioOf(runs, "search")
 	rss, okRSS := metric(metrics, "sportsdb peak RSS")
 	// The cold run's server is a fresh process with a peak of its own; the target holds
 	// for the higher of the two.
@@ -279,10 +281,14 @@ func targets(runs []result, metrics []entry) []target {
 	two, okTwo := rateRatio(runs, "mixed-pg-2", "sportsdb", "mixed-pg", "sportsdb")
 	ts := []target{
 		check("hot: sportsdb/nginx req/s", ">= 0.55", hot, okHot, "%.2f", atLeast(0.55)),
-		check("mixed: sportsdb/nginx req/s", ">= 0.30", mixed, okMixed, "%.2f", atLeast(0.30)),
+		// Mixed and search as the uncached-search issue set them, for lists too large for
+		// the response cache (each run's hit ratio is in the table above).
+		check("mixed: sportsdb/nginx req/s", ">= 0.60", mixed, okMixed, "%.2f", atLeast(0.60)),
+		check("mixed: p99 at full load", "<= 10 ms", mixedRun.P99, okMixedRun, "%.2f ms", atMost(10)),
 		ratedP99(runs, "mixed: p99 at half of peak rate", "mixed", 10),
+		check("search: sportsdb/nginx req/s", ">= 0.25", searchRatio, okSearchRatio, "%.2f", atLeast(0.25)),
 		check("search: p99 at full load", "<= 5 ms", search.P99, okSearch, "%.2f ms", atMost(5)),
-		ratedP99(runs, "search: p99 at half of peak rate", "search", 5),
+		ratedP99(runs, "search: p99 at half of peak rate", "search", 10),
 		check("sportsdb peak RSS (warm and cold runs)", "<= 300 MB", rss, okRSS, "%.0f MB", atMost(300)),
 		check("import into SQLite", ">= 250000 records/s", imp, okImp, "%.0f records/s", atLeast(250000)),
 		check("first answer after start (demo db)", "<= 1 s", first, okFirst, "%.0f ms", atMost(1000)),

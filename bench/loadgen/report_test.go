@@ -45,6 +45,8 @@ func TestReportTargets(t *testing.T) {
 		"hot: sportsdb/nginx req/s":                      {"0.60", "yes"},
 		"mixed: sportsdb/nginx req/s":                    {"0.25", "no"},
 		"mixed: p99 at half of peak rate":                {"8.50 ms", "yes"},
+		"mixed: p99 at full load":                        {"50.00 ms", "no"},
+		"search: sportsdb/nginx req/s":                   {"not measured", "-"},
 		"sportsdb peak RSS (warm and cold runs)":         {"301 MB", "no"},
 		"import into SQLite":                             {"120000 records/s", "no"},
 		"import into PostgreSQL":                         {"130000 records/s", "yes"},
