@@ -2,11 +2,13 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/pgtest"
 	"sportsdb/internal/store/sqlstore"
@@ -117,3 +119,37 @@ func BenchmarkUpsertLight(b *testing.B) { storetest.BenchUpsertLight(b, openFres
 func BenchmarkUpsertMerge(b *testing.B) { storetest.BenchUpsertMerge(b, openFresh(b)) }
 func BenchmarkFind(b *testing.B)        { storetest.BenchFind(b, openFresh(b)) }
 func BenchmarkGet(b *testing.B)         { storetest.BenchGet(b, openFresh(b)) }
+
+// A write that fills a table leaves it analyzed: the planner knows how many rows it holds and
+// how its index columns spread, as it would not until autovacuum came round (or ever, with
+// autovacuum off).
+func TestBulkWriteAnalyzes(t *testing.T) {
+	s := openFresh(t)
+	ctx := context.Background()
+	const n = analyzeAfter + 500
+	err := s.Write(ctx, func(tx store.Tx) error {
+		for i := range n {
+			e := record.Event.NewRecord()
+			e.Set("idEvent", record.Str(fmt.Sprint(i+1)))
+			e.Set("idHomeTeam", record.Str(fmt.Sprint(i%300)))
+			if err := tx.Upsert(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tuples float64
+	var distinct float64
+	err = s.pool.QueryRow(ctx, `SELECT c.reltuples, coalesce((SELECT n_distinct FROM pg_stats s
+		WHERE s.schemaname = current_schema() AND s.tablename = 'event' AND s.attname = 'c_idhometeam'), 0)
+		FROM pg_class c WHERE c.oid = 'event'::regclass`).Scan(&tuples, &distinct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tuples != n || distinct != 300 {
+		t.Errorf("after writing %d events of 300 home teams, the planner counts %.0f rows and %.0f home teams", n, tuples, distinct)
+	}
+}

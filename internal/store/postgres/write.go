@@ -24,7 +24,7 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet()}
+	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet(), written: map[*record.Kind]int{}}
 	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
 	defer t.pipe.Stop()
 	defer t.Close()
@@ -35,6 +35,9 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: %w", err)
 	}
 	if err := t.pipe.Sync(); err != nil {
+		return fmt.Errorf("postgres: write: %w", err)
+	}
+	if err := t.analyze(ctx); err != nil {
 		return fmt.Errorf("postgres: write: %w", err)
 	}
 	if err := t.recordChanges(ctx, s.feed); err != nil {
@@ -58,6 +61,30 @@ type tx struct {
 	fresh *sqlstore.Fresh
 	// changes are the records this transaction changed, for the change feed (changes.go).
 	changes *sqlstore.ChangeSet
+	// written counts the rows written into each kind's table (see analyze).
+	written map[*record.Kind]int
+}
+
+// analyzeAfter is how many rows a write must store in one table to refresh that table's
+// planner statistics itself.
+const analyzeAfter = 10_000
+
+// analyze refreshes the planner statistics of the tables the transaction filled, in the
+// transaction, so that they commit with the rows (ANALYZE samples the transaction's own rows
+// as live). Without them, until autovacuum comes round (never, where it is off), PostgreSQL
+// took a team's events for tens of thousands of rows where there are dozens and planned each
+// such query with parallel workers: after a full-scale import, the cold list ran at 1,003
+// answers/s, and at 4,596/s once the tables were analyzed.
+func (t *tx) analyze(ctx context.Context) error {
+	for k, n := range t.written {
+		if n < analyzeAfter {
+			continue
+		}
+		if _, err := t.tx.Exec(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {
+			return fmt.Errorf("analyze %s: %w", k.Name, mapErr(err))
+		}
+	}
+	return nil
 }
 
 // DeleteAll removes every record of a kind, buffered ones included.
@@ -98,6 +125,7 @@ func (t *tx) flush(ctx context.Context) error {
 		if len(rows) == 0 {
 			continue
 		}
+		t.written[kb.Kind] += len(rows)
 		write := t.write(kb.Kind, rows)
 		if err := t.pipe.Send(func() error { return write(ctx) }); err != nil {
 			return err
