@@ -48,6 +48,20 @@ as_image() {
 		SPORTSDB_DB=sportsdb.db SPORTSDB_LOG_FORMAT=json "$@")
 }
 
+# wait_ready waits for the server to answer healthcheck: 0 when it does, 1 when it ended
+# first or took two minutes.
+wait_ready() {
+	tries=0
+	until as_image "$root/data" "$work/bin/sportsdb" healthcheck >/dev/null 2>&1; do
+		if ! kill -0 "$server" 2>/dev/null || [ "$tries" -ge 240 ]; then
+			stop_server
+			return 1
+		fi
+		tries=$((tries + 1))
+		sleep 0.5
+	done
+}
+
 # try_layout lays out root/data owned by $1 and serves from it; 0 when the database was
 # created and the server became ready.
 try_layout() {
@@ -56,19 +70,21 @@ try_layout() {
 	chown 0:0 "$root"
 	chmod 755 "$root"
 	chown "$1" "$root/data"
-	port=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
-	as_image "$root/data" "$work/bin/sportsdb" serve >"$root/console" 2>&1 &
-	server=$!
-	tries=0
-	until as_image "$root/data" "$work/bin/sportsdb" healthcheck >/dev/null 2>&1; do
-		if ! kill -0 "$server" 2>/dev/null || [ "$tries" -ge 240 ]; then
-			wait "$server" 2>/dev/null || true
-			server=
+	binds=0
+	while :; do
+		# Below the system's range of ephemeral ports (32768 and up), so that no client
+		# socket holds it; another listener still may, so a taken port is tried again.
+		port=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 12000 ))
+		as_image "$root/data" "$work/bin/sportsdb" serve >"$root/console" 2>&1 &
+		server=$!
+		if wait_ready; then
+			break
+		fi
+		binds=$((binds + 1))
+		if ! grep -q 'address already in use' "$root/console" || [ "$binds" -ge 5 ]; then
 			sed 's/^/  | /' "$root/console" >&2
 			return 1
 		fi
-		tries=$((tries + 1))
-		sleep 0.5
 	done
 	stop_server
 	[ "$(stat -c %u "$root/data/sportsdb.db")" = "$uid" ]
