@@ -18,8 +18,15 @@ func TestPermissionDenied(t *testing.T) {
 		t.Skip("needs root, to run the binary as another user")
 	}
 	dir := t.TempDir()
-	for d := dir; d != filepath.Dir(d) && strings.HasPrefix(d, os.TempDir()); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755) // reachable by the other user, writable by root only
+	// The folders the test made below the system's temporary folder are made reachable by
+	// the other user and writable by root only; the temporary folder itself is left as it
+	// is (world-writable and sticky: made 0755, other users and programs could no longer
+	// create their temporary files there).
+	top := filepath.Clean(os.TempDir()) + string(filepath.Separator)
+	for d := dir; strings.HasPrefix(d, top); d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd := exec.Command(binary, "gen")
 	cmd.Dir = dir
