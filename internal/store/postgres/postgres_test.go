@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -151,5 +152,60 @@ func TestBulkWriteAnalyzes(t *testing.T) {
 	}
 	if tuples != n || distinct != 300 {
 		t.Errorf("after writing %d events of 300 home teams, the planner counts %.0f rows and %.0f home teams", n, tuples, distinct)
+	}
+}
+
+// A write that fills a table it found empty builds that table's secondary indexes after the
+// rows: dropped during the write, the same indexes are there after the commit, and a write
+// that fails leaves them as they were.
+func TestBulkWriteDefersIndexes(t *testing.T) {
+	s := openFresh(t)
+	ctx := context.Background()
+	indexes := func() string {
+		t.Helper()
+		var defs string
+		err := s.pool.QueryRow(ctx, `SELECT string_agg(indexdef, E'\n' ORDER BY indexname) FROM pg_indexes
+			WHERE schemaname = current_schema() AND tablename = 'event'`).Scan(&defs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return defs
+	}
+	before := indexes()
+	if !strings.Contains(before, "c_idhometeam") {
+		t.Fatalf("the event table has no index on its home team:\n%s", before)
+	}
+	fill := func(fail error) error {
+		return s.Write(ctx, func(w store.Tx) error {
+			for i := range deferIndexesAfter + 500 {
+				e := record.Event.NewRecord()
+				e.Set("idEvent", record.Str(fmt.Sprint(i+1)))
+				e.Set("idHomeTeam", record.Str(fmt.Sprint(i%300)))
+				if err := w.Upsert(ctx, e); err != nil {
+					return err
+				}
+			}
+			if w.(*tx).deferred == nil {
+				t.Error("the write kept the event table's indexes up while it filled the table")
+			}
+			return fail
+		})
+	}
+	failed := errors.New("the import failed")
+	if err := fill(failed); !errors.Is(err, failed) {
+		t.Fatalf("a failing write returned %v", err)
+	}
+	if got := indexes(); got != before {
+		t.Errorf("after a failed write the indexes are\n%s\nnot\n%s", got, before)
+	}
+	if err := fill(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := indexes(); got != before {
+		t.Errorf("after the write the indexes are\n%s\nnot\n%s", got, before)
+	}
+	recs, err := s.Find(ctx, store.Query{Kind: record.Event, Where: []store.Cond{{Field: "idHomeTeam", Norm: record.Exact, Op: store.Eq, Value: "7"}}})
+	if want := (deferIndexesAfter + 500 + 299 - 7) / 300; err != nil || len(recs) != want {
+		t.Errorf("events of home team 7: %d, %v; want %d", len(recs), err, want)
 	}
 }

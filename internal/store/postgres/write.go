@@ -24,7 +24,8 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet(), written: map[*record.Kind]int{}}
+	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet(),
+		written: map[*record.Kind]int{}, foundEmpty: map[*record.Kind]bool{}, dropped: map[*record.Kind]bool{}}
 	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
 	defer t.pipe.Stop()
 	defer t.Close()
@@ -35,6 +36,9 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: %w", err)
 	}
 	if err := t.pipe.Sync(); err != nil {
+		return fmt.Errorf("postgres: write: %w", err)
+	}
+	if err := t.buildIndexes(ctx); err != nil {
 		return fmt.Errorf("postgres: write: %w", err)
 	}
 	if err := t.analyze(ctx); err != nil {
@@ -63,6 +67,62 @@ type tx struct {
 	changes *sqlstore.ChangeSet
 	// written counts the rows written into each kind's table (see analyze).
 	written map[*record.Kind]int
+	// foundEmpty are the kinds whose tables were empty when the transaction first wrote to
+	// them; dropped, those whose secondary indexes it dropped, and deferred the statements
+	// that build those again before the commit (see deferIndexes).
+	foundEmpty, dropped map[*record.Kind]bool
+	deferred            []string
+}
+
+// deferIndexesAfter is how many rows a transaction must write into a table it found empty
+// for that table's secondary indexes to be built after the rows rather than kept up during
+// their writing.
+const deferIndexesAfter = 10_000
+
+// deferIndexes drops the secondary indexes of a table the transaction found empty and is
+// filling (see deferIndexesAfter), and keeps their definitions for buildIndexes. Each
+// written row updated every index of its table, in the rows' order, not the indexes':
+// a full-scale import spent half its time there (events have nine). Built once from the
+// stored rows, the indexes are sorted in one pass. The unique ones stay: the upserts need
+// them. DDL is transactional, so a write that fails leaves the indexes as they were; until
+// the commit, the table is locked against other readers, who would have found it empty.
+func (t *tx) deferIndexes(ctx context.Context, k *record.Kind) error {
+	t.dropped[k] = true
+	if err := t.pipe.Sync(); err != nil {
+		return err
+	}
+	// An index's regclass text is its name, quoted and qualified as the search path needs.
+	rows, err := t.tx.Query(ctx, `SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i
+		WHERE i.indrelid = $1::regclass AND NOT i.indisunique AND NOT i.indisprimary ORDER BY 1`, sqlstore.Table(k))
+	if err != nil {
+		return fmt.Errorf("indexes of %s: %w", k.Name, mapErr(err))
+	}
+	names, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
+		var name, def string
+		err := row.Scan(&name, &def)
+		t.deferred = append(t.deferred, def)
+		return name, err
+	})
+	if err != nil {
+		return fmt.Errorf("indexes of %s: %w", k.Name, mapErr(err))
+	}
+	for _, name := range names {
+		if _, err := t.tx.Exec(ctx, `DROP INDEX `+name); err != nil {
+			return fmt.Errorf("drop index %s: %w", name, mapErr(err))
+		}
+	}
+	return nil
+}
+
+// buildIndexes builds the indexes deferIndexes dropped, from the rows now stored.
+func (t *tx) buildIndexes(ctx context.Context) error {
+	for _, def := range t.deferred {
+		if _, err := t.tx.Exec(ctx, def); err != nil {
+			return fmt.Errorf("build index: %w", mapErr(err))
+		}
+	}
+	t.deferred = nil
+	return nil
 }
 
 // analyzeAfter is how many rows a write must store in one table to refresh that table's
@@ -126,6 +186,11 @@ func (t *tx) flush(ctx context.Context) error {
 			continue
 		}
 		t.written[kb.Kind] += len(rows)
+		if t.foundEmpty[kb.Kind] && !t.dropped[kb.Kind] && t.written[kb.Kind] >= deferIndexesAfter {
+			if err := t.deferIndexes(ctx, kb.Kind); err != nil {
+				return err
+			}
+		}
 		write := t.write(kb.Kind, rows)
 		if err := t.pipe.Send(func() error { return write(ctx) }); err != nil {
 			return err
@@ -182,6 +247,7 @@ func (t *tx) look(ctx context.Context, k *record.Kind) error {
 	t.fresh.Found(k, found)
 	if !found {
 		t.changes.FoundEmpty(k)
+		t.foundEmpty[k] = true
 	}
 	return nil
 }
