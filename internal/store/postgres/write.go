@@ -24,8 +24,7 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet(),
-		written: map[*record.Kind]int{}, foundEmpty: map[*record.Kind]bool{}, dropped: map[*record.Kind]bool{}}
+	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet(), deferral: newDeferral()}
 	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
 	defer t.pipe.Stop()
 	defer t.Close()
@@ -65,29 +64,17 @@ type tx struct {
 	fresh *sqlstore.Fresh
 	// changes are the records this transaction changed, for the change feed (changes.go).
 	changes *sqlstore.ChangeSet
-	// written counts the rows written into each kind's table (see analyze).
-	written map[*record.Kind]int
-	// foundEmpty are the kinds whose tables were empty when the transaction first wrote to
-	// them; dropped, those whose secondary indexes it dropped, and deferred the statements
-	// that build those again before the commit (see deferIndexes).
-	foundEmpty, dropped map[*record.Kind]bool
-	deferred            []string
+	// deferral counts the rows written into each kind's table and keeps the indexes this
+	// transaction dropped to build after the rows (see deferIndexes and analyze).
+	deferral *deferral
 }
 
-// deferIndexesAfter is how many rows a transaction must write into a table it found empty
-// for that table's secondary indexes to be built after the rows rather than kept up during
-// their writing.
-const deferIndexesAfter = 10_000
-
 // deferIndexes drops the secondary indexes of a table the transaction found empty and is
-// filling (see deferIndexesAfter), and keeps their definitions for buildIndexes. Each
-// written row updated every index of its table, in the rows' order, not the indexes':
-// a full-scale import spent half its time there (events have nine). Built once from the
-// stored rows, the indexes are sorted in one pass. The unique ones stay: the upserts need
-// them. DDL is transactional, so a write that fails leaves the indexes as they were; until
-// the commit, the table is locked against other readers, who would have found it empty.
+// filling (see deferIndexesAfter), and keeps their definitions for buildIndexes: a
+// full-scale import spent a fifth of its time keeping them up (events have nine). DDL is
+// transactional, so a write that fails leaves the indexes as they were; until the commit,
+// the table is locked against other readers, who would have found it empty.
 func (t *tx) deferIndexes(ctx context.Context, k *record.Kind) error {
-	t.dropped[k] = true
 	if err := t.pipe.Sync(); err != nil {
 		return err
 	}
@@ -100,7 +87,7 @@ func (t *tx) deferIndexes(ctx context.Context, k *record.Kind) error {
 	names, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
 		var name, def string
 		err := row.Scan(&name, &def)
-		t.deferred = append(t.deferred, def)
+		t.deferral.Defer(def)
 		return name, err
 	})
 	if err != nil {
@@ -116,12 +103,11 @@ func (t *tx) deferIndexes(ctx context.Context, k *record.Kind) error {
 
 // buildIndexes builds the indexes deferIndexes dropped, from the rows now stored.
 func (t *tx) buildIndexes(ctx context.Context) error {
-	for _, def := range t.deferred {
+	for _, def := range t.deferral.Builds() {
 		if _, err := t.tx.Exec(ctx, def); err != nil {
 			return fmt.Errorf("build index: %w", mapErr(err))
 		}
 	}
-	t.deferred = nil
 	return nil
 }
 
@@ -136,10 +122,7 @@ const analyzeAfter = 10_000
 // such query with parallel workers: after a full-scale import, the cold list ran at 1,003
 // answers/s, and at 4,596/s once the tables were analyzed.
 func (t *tx) analyze(ctx context.Context) error {
-	for k, n := range t.written {
-		if n < analyzeAfter {
-			continue
-		}
+	for _, k := range t.deferral.Filled(analyzeAfter) {
 		if _, err := t.tx.Exec(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {
 			return fmt.Errorf("analyze %s: %w", k.Name, mapErr(err))
 		}
@@ -185,8 +168,7 @@ func (t *tx) flush(ctx context.Context) error {
 		if len(rows) == 0 {
 			continue
 		}
-		t.written[kb.Kind] += len(rows)
-		if t.foundEmpty[kb.Kind] && !t.dropped[kb.Kind] && t.written[kb.Kind] >= deferIndexesAfter {
+		if t.deferral.Wrote(kb.Kind, len(rows)) {
 			if err := t.deferIndexes(ctx, kb.Kind); err != nil {
 				return err
 			}
@@ -247,7 +229,7 @@ func (t *tx) look(ctx context.Context, k *record.Kind) error {
 	t.fresh.Found(k, found)
 	if !found {
 		t.changes.FoundEmpty(k)
-		t.foundEmpty[k] = true
+		t.deferral.FoundEmpty(k)
 	}
 	return nil
 }
