@@ -79,7 +79,7 @@ var docKeys = func() map[*Kind][]string {
 // every string of the record is copied (unescaped where it must be) into one allocation
 // that the values share, and fields are looked for in the kind's order before its map.
 func DecodeDoc(k *Kind, doc []byte) (Record, error) {
-	return decodeDocErr(decodeDoc(k, doc, ""))
+	return decodeNamed(k, doc, "")
 }
 
 // DecodeDocString is DecodeDoc of a doc the caller hands over for good: the record's values
@@ -87,12 +87,14 @@ func DecodeDoc(k *Kind, doc []byte) (Record, error) {
 // stays alive as long as any value does. A database driver's fresh string of the doc column
 // is such a doc.
 func DecodeDocString(k *Kind, doc string) (Record, error) {
-	return decodeDocErr(decodeDoc(k, unsafe.Slice(unsafe.StringData(doc), len(doc)), doc))
+	return decodeNamed(k, unsafe.Slice(unsafe.StringData(doc), len(doc)), doc)
 }
 
-func decodeDocErr(r Record, err error) (Record, error) {
+// decodeNamed is decodeDoc with its error naming the kind.
+func decodeNamed(k *Kind, s []byte, doc string) (Record, error) {
+	r, err := decodeDoc(k, s, doc)
 	if err != nil {
-		return Record{}, fmt.Errorf("decode %s doc: %w", r.Kind.Name, err)
+		return Record{}, fmt.Errorf("decode %s doc: %w", k.Name, err)
 	}
 	return r, nil
 }
@@ -114,16 +116,15 @@ type span struct {
 
 // decodeDoc reads s. With doc (s's bytes as a string the record may keep), the strings that
 // need no unescaping are slices of doc and only the others are copied; without, every string
-// is copied, into one allocation. On an error, the record returned names only its kind.
+// is copied, into one allocation.
 func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
-	fail := func(err error) (Record, error) { return Record{Kind: k}, err }
 	var local [64]docField
 	fields := local[:0]
 	var scratch [128]byte
 	next, extras, escaped := 0, 0, 0
 	i := skipSpace(s, 0)
 	if i >= len(s) || s[i] != '{' {
-		return fail(errSyntax)
+		return Record{}, errSyntax
 	}
 	i = skipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
@@ -132,12 +133,12 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 	for {
 		a, b, esc, n, err := stringSpan(s, i)
 		if err != nil {
-			return fail(err)
+			return Record{}, err
 		}
 		name := s[a:b]
 		if esc {
 			if name, err = appendUnescaped(scratch[:0], name); err != nil {
-				return fail(err)
+				return Record{}, err
 			}
 		}
 		f := docField{pos: -1}
@@ -157,7 +158,7 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 		}
 		i = skipSpace(s, n)
 		if i >= len(s) || s[i] != ':' {
-			return fail(errSyntax)
+			return Record{}, errSyntax
 		}
 		i = skipSpace(s, i+1)
 		if i+4 <= len(s) && string(s[i:i+4]) == "null" {
@@ -165,7 +166,7 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 		} else {
 			a, b, esc, n, err := stringSpan(s, i)
 			if err != nil {
-				return fail(err)
+				return Record{}, err
 			}
 			f.val, f.valid, i = span{a: a, b: b, esc: esc}, true, n
 			if esc {
@@ -175,13 +176,13 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 		fields = append(fields, f)
 		i = skipSpace(s, i)
 		if i >= len(s) {
-			return fail(errSyntax)
+			return Record{}, errSyntax
 		}
 		if s[i] == '}' {
 			break
 		}
 		if s[i] != ',' {
-			return fail(errSyntax)
+			return Record{}, errSyntax
 		}
 		i = skipSpace(s, i+1)
 	}
@@ -214,12 +215,12 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 		f := &fields[j]
 		if f.pos < 0 {
 			if err := place(&f.name); err != nil {
-				return fail(err)
+				return Record{}, err
 			}
 		}
 		if f.valid {
 			if err := place(&f.val); err != nil {
-				return fail(err)
+				return Record{}, err
 			}
 		}
 	}

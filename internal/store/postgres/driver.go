@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"sportsdb/internal/record"
 	"sportsdb/internal/store/sqlstore"
 )
 
@@ -38,11 +39,12 @@ func (q querier) Exec(ctx context.Context, query string, args ...any) (int64, er
 
 type pgxRows struct{ pgx.Rows }
 
-// Doc is the text of the row's one column, valid until Next.
-func (r pgxRows) Doc() ([]byte, error) {
+// Decode decodes the text of the row's one column from pgx's wire buffer, which the next row
+// reuses: the record's strings are copied out of it.
+func (r pgxRows) Decode(k *record.Kind) (record.Record, error) {
 	raw := r.RawValues()
 	if len(raw) != 1 {
-		return nil, fmt.Errorf("want 1 column, got %d", len(raw))
+		return record.Record{}, fmt.Errorf("want 1 column, got %d", len(raw))
 	}
-	return raw[0], nil
+	return record.DecodeDoc(k, raw[0])
 }

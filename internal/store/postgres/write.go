@@ -84,19 +84,16 @@ func (t *tx) deferIndexes(ctx context.Context, k *record.Kind) error {
 	if err != nil {
 		return fmt.Errorf("indexes of %s: %w", k.Name, mapErr(err))
 	}
-	names, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
-		var name, def string
-		err := row.Scan(&name, &def)
-		t.deferral.Defer(def)
-		return name, err
-	})
+	type index struct{ Name, Def string }
+	indexes, err := pgx.CollectRows(rows, pgx.RowToStructByPos[index])
 	if err != nil {
 		return fmt.Errorf("indexes of %s: %w", k.Name, mapErr(err))
 	}
-	for _, name := range names {
-		if _, err := t.tx.Exec(ctx, `DROP INDEX `+name); err != nil {
-			return fmt.Errorf("drop index %s: %w", name, mapErr(err))
+	for _, ix := range indexes {
+		if _, err := t.tx.Exec(ctx, `DROP INDEX `+ix.Name); err != nil {
+			return fmt.Errorf("drop index %s: %w", ix.Name, mapErr(err))
 		}
+		t.deferral.Defer(ix.Def)
 	}
 	return nil
 }

@@ -23,9 +23,10 @@ type Querier interface {
 type Rows interface {
 	Next() bool
 	Scan(dest ...any) error
-	// Doc is the first column of the current row as the driver holds it, valid until Next
-	// and read-only: a record's doc, decoded without a copy in between.
-	Doc() ([]byte, error)
+	// Decode decodes the current row's one column, a record's doc of kind k, straight from
+	// what the driver holds: without a copy in between, and with no copy of the values that
+	// need no unescaping where the driver hands over a string of its own.
+	Decode(k *record.Kind) (record.Record, error)
 	Err() error
 	Close()
 }
@@ -106,7 +107,7 @@ func (db *DB) Collect(rows Rows, k *record.Kind) ([]record.Record, error) {
 func (db *DB) DecodeRows(rows Rows, k *record.Kind, fn func(record.Record) error) error {
 	defer rows.Close()
 	for rows.Next() {
-		r, err := decodeRow(rows, k)
+		r, err := rows.Decode(k)
 		if err != nil {
 			return db.MapErr(err)
 		}
@@ -144,7 +145,7 @@ func (db *DB) first(rows Rows, k *record.Kind) (record.Record, error) {
 		}
 		return record.Record{}, store.ErrNotFound
 	}
-	r, err := decodeRow(rows, k)
+	r, err := rows.Decode(k)
 	return r, db.MapErr(err)
 }
 

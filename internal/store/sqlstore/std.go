@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"unsafe"
 
 	"sportsdb/internal/record"
 )
@@ -41,10 +40,12 @@ func StdRows(rows *sql.Rows) Rows { return stdRows{rows} }
 
 type stdRows struct{ *sql.Rows }
 
-func (r stdRows) Doc() ([]byte, error) {
+func (r stdRows) Decode(k *record.Kind) (record.Record, error) {
 	var doc docColumn
-	err := r.Rows.Scan(&doc)
-	return doc.b, err
+	if err := r.Rows.Scan(&doc); err != nil {
+		return record.Record{}, err
+	}
+	return doc.decode(k)
 }
 
 func (r stdRows) Close() { r.Rows.Close() }
@@ -52,19 +53,20 @@ func (r stdRows) Close() { r.Rows.Close() }
 // docColumn takes a doc column as the driver holds it. The SQLite driver hands text over as
 // a fresh string of its own, which database/sql would copy into a RawBytes (a new buffer for
 // every query: under uncached searches, a sixth of the server's allocations). As a Scanner,
-// docColumn gets the string itself: b is its bytes, read-only like the RawBytes they
-// replace, and decode lets the record keep slices of it instead of copying its values.
+// docColumn gets the string itself, and decode lets the record keep slices of it instead of
+// copying its values. Bytes (a driver's buffer, reused at the next row) are copied.
 type docColumn struct {
-	s string // the doc when the driver gave a string of its own
-	b []byte
+	s     string // the doc when the driver gave a string of its own
+	b     []byte
+	isStr bool
 }
 
 func (d *docColumn) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
-		d.s, d.b = v, unsafe.Slice(unsafe.StringData(v), len(v))
+		d.s, d.isStr = v, true
 	case []byte:
-		d.s, d.b = "", v
+		d.b = v
 	default:
 		return fmt.Errorf("doc column holds %T, not text", src)
 	}
@@ -72,25 +74,8 @@ func (d *docColumn) Scan(src any) error {
 }
 
 func (d *docColumn) decode(k *record.Kind) (record.Record, error) {
-	if d.s != "" {
+	if d.isStr {
 		return record.DecodeDocString(k, d.s)
 	}
 	return record.DecodeDoc(k, d.b)
-}
-
-// decodeRow decodes the doc of the current row: without copying what needs no unescaping
-// when the rows are database/sql's (docColumn).
-func decodeRow(rows Rows, k *record.Kind) (record.Record, error) {
-	if sr, ok := rows.(stdRows); ok {
-		var doc docColumn
-		if err := sr.Rows.Scan(&doc); err != nil {
-			return record.Record{}, err
-		}
-		return doc.decode(k)
-	}
-	doc, err := rows.Doc()
-	if err != nil {
-		return record.Record{}, err
-	}
-	return record.DecodeDoc(k, doc)
 }
