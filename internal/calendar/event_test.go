@@ -35,7 +35,7 @@ func veventText(t *testing.T, rec record.Record) string {
 	t.Helper()
 	v, ok := eventOf(rec)
 	if !ok {
-		t.Fatalf("event %v has no VEVENT", rec.Values)
+		t.Fatalf("event %v has no VEVENT", rec)
 	}
 	w := &writer{}
 	v.write(w)

@@ -62,7 +62,7 @@ func TestLiveScoresAreInPlayAndRecent(t *testing.T) {
 			t.Fatalf("live score %s: event %s: %v", ls.Str("idLiveScore"), ls.Str("idEvent"), err)
 		}
 		if ev.Str("strStatus") != ls.Str("strStatus") || ev.Str("intHomeScore") != ls.Str("intHomeScore") || ev.Str("idHomeTeam") != ls.Str("idHomeTeam") {
-			t.Errorf("live score %s disagrees with its event: %v / %v", ls.Str("idLiveScore"), ls.Values, ev.Values)
+			t.Errorf("live score %s disagrees with its event: %v / %v", ls.Str("idLiveScore"), ls, ev)
 		}
 	}
 	inPlay := 0
@@ -108,7 +108,7 @@ func TestStandingsCoverEachLeaguesCurrentSeason(t *testing.T) {
 		for i, r := range rows {
 			w, d, lo, p := atoi(r.Str("intWin")), atoi(r.Str("intDraw")), atoi(r.Str("intLoss")), atoi(r.Str("intPlayed"))
 			if w+d+lo != p || atoi(r.Str("intPoints")) != 3*w+d || atoi(r.Str("intRank")) != i+1 {
-				t.Errorf("%s row %d inconsistent: %v", l.Str("strLeague"), i, r.Values)
+				t.Errorf("%s row %d inconsistent: %v", l.Str("strLeague"), i, r)
 			}
 			played += p
 		}
@@ -152,7 +152,7 @@ func TestIndividualSportsHaveResults(t *testing.T) {
 			}
 			pl, err := st.Get(context.Background(), record.Player, res[0].Str("idPlayer"))
 			if err != nil || pl.Str("strSport") != sport || pl.Str("strPlayer") != res[0].Str("strPlayer") {
-				t.Errorf("result %s names player %s: %v %v", res[0].Str("idResult"), res[0].Str("idPlayer"), pl.Values, err)
+				t.Errorf("result %s names player %s: %v %v", res[0].Str("idResult"), res[0].Str("idPlayer"), pl, err)
 			}
 			if len(find(t, st, record.Result, eq("idPlayer", res[0].Str("idPlayer")))) == 0 {
 				t.Errorf("player %s has no results by idPlayer", res[0].Str("idPlayer"))
@@ -208,7 +208,7 @@ func TestFixedNames(t *testing.T) {
 		}
 	}
 	if liv, err := st.Get(ctx, record.Team, "133602"); err != nil || liv.Str("strTeam") != "Liverpool" || liv.Str("idLeague") != "4328" {
-		t.Errorf("Liverpool: %v %v", liv.Values, err)
+		t.Errorf("Liverpool: %v %v", liv, err)
 	}
 	saka := find(t, st, record.Player, named("strPlayer", "bukayo saka"))
 	if len(saka) != 1 || saka[0].Str("idTeam") != "133604" {
@@ -228,8 +228,8 @@ func TestFixedNames(t *testing.T) {
 }
 
 func containsValue(r record.Record, s string) bool {
-	for _, v := range r.Values {
-		if v.S == s {
+	for _, f := range r.Kind.Fields {
+		if r.Str(f) == s {
 			return true
 		}
 	}
@@ -293,7 +293,7 @@ func TestLineupsAndTimelinesListTheTwoTeamsPlayers(t *testing.T) {
 				side = ev.Str("idHomeTeam")
 			}
 			if err != nil || p.Str("idTeam") != r.Str("idTeam") || r.Str("idTeam") != side || p.Str("strPlayer") != r.Str("strPlayer") {
-				t.Errorf("%s row %v: player %v (%v), event teams %s/%s", kind.Name, r.Values[0], p.Values, err, ev.Str("idHomeTeam"), ev.Str("idAwayTeam"))
+				t.Errorf("%s row %v: player %v (%v), event teams %s/%s", kind.Name, r, p, err, ev.Str("idHomeTeam"), ev.Str("idAwayTeam"))
 			}
 			checked++
 			return nil
@@ -380,7 +380,7 @@ func TestSeasonsAndPostersOfLeagues(t *testing.T) {
 	}
 	last := seasons[len(seasons)-1]
 	if last.Str("strSeason") != "2026-2027" || last.Str("strBadge") == "" || last.Str("strPoster") == "" || last.Str("strDescriptionEN") == "" {
-		t.Errorf("latest season: %v", last.Values)
+		t.Errorf("latest season: %v", last)
 	}
 	posters := find(t, st, record.SeasonPoster, eq("idLeague", "4328"))
 	if len(posters) == 0 || posters[0].Str("strUsername") == "" {

@@ -44,7 +44,10 @@ func benchRecordsOf(b *testing.B, fixture, idField string, n int) (ndjson, body 
 	for i := range n {
 		r := sample[i%len(sample)].Clone()
 		r.Set(idField, record.Str(fmt.Sprint(1000000+i)))
-		line = record.AppendView(line[:0], r, view, false)
+		var err error
+		if line, err = record.AppendView(line[:0], r, view, false); err != nil {
+			b.Fatal(err)
+		}
 		if i > 0 {
 			wb.WriteByte(',')
 		}

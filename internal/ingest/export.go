@@ -75,11 +75,14 @@ func exportKind(ctx context.Context, st store.Records, dir string, k *record.Kin
 	view := k.View("full")
 	var line []byte
 	err = st.Scan(ctx, k, func(r record.Record) error {
-		line = record.AppendView(line[:0], r, view, false)
+		var err error
+		if line, err = record.AppendView(line[:0], r, view, false); err != nil {
+			return err
+		}
 		line = append(line, '\n')
 		n++
 		tick(n)
-		_, err := w.Write(line)
+		_, err = w.Write(line)
 		return err
 	})
 	if err != nil {

@@ -73,7 +73,11 @@ func TestExtrasMerge(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := st.Get(ctx, record.Team, "133604")
+	stored, err := st.Get(ctx, record.Team, "133604")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := stored.Decoded()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func TestImportFixtures(t *testing.T) {
 		}
 		for id, w := range want[k] {
 			if got := mustGet(t, st, k, id); !record.Equal(got, w) {
-				t.Errorf("%s %s differs from the merged fixtures:\n got %v\nwant %v", k.Name, id, got.Values, w.Values)
+				t.Errorf("%s %s differs from the merged fixtures:\n got %v\nwant %v", k.Name, id, got, w)
 			}
 		}
 	}

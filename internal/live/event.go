@@ -63,7 +63,9 @@ func (rd Renderer) Render(ctx context.Context, c store.Change) (ev Event, ok boo
 	if c.Kind.Has("strSport") {
 		ev.Sport = record.Fold(r.Str("strSport"))
 	}
-	ev.Data = record.AppendView(nil, r, rd.View(c.Kind), false)
+	if ev.Data, err = record.AppendView(nil, r, rd.View(c.Kind), false); err != nil {
+		return ev, false, fmt.Errorf("change %d: %w", c.Cursor, err)
+	}
 	return ev, true, nil
 }
 

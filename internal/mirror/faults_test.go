@@ -249,9 +249,9 @@ func heldByUpstream(t *testing.T, up, down store.Store) {
 				t.Errorf("%s %s: not the upstream's: %v", k.Name, id, err)
 				return nil
 			}
-			for i, v := range r.Values {
-				if v.Valid && v != want.Values[i] {
-					t.Errorf("%s %s: %s is %q, upstream %q", k.Name, id, k.Fields[i], v.S, want.Values[i].S)
+			for _, f := range k.Fields {
+				if v := r.Get(f); v.Valid && v != want.Get(f) {
+					t.Errorf("%s %s: %s is %q, upstream %q", k.Name, id, f, v.S, want.Str(f))
 				}
 			}
 			n++

@@ -123,8 +123,8 @@ func dump(t *testing.T, st store.Store, k *record.Kind) []string {
 	var out []string
 	err := st.Scan(context.Background(), k, func(r record.Record) error {
 		s := ""
-		for _, v := range r.Values {
-			s += v.S + "\x00"
+		for _, f := range k.Fields {
+			s += r.Str(f) + "\x00"
 		}
 		out = append(out, s)
 		return nil

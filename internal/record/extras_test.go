@@ -35,11 +35,11 @@ func TestDocKeepsExtras(t *testing.T) {
 // The full view ends with the extras; other views hold their fields only.
 func TestViewsAndExtras(t *testing.T) {
 	r := teamWith(Extra{"idNew", Str("5")}, Extra{"strNew", Null})
-	full := string(AppendView(nil, r, Team.View(FullView), true))
+	full := string(appendView(nil, r, Team.View(FullView), true))
 	if want := `"strLocked":null,"idNew":5,"strNew":null}`; full[len(full)-len(want):] != want {
 		t.Errorf("full view ends %s, want %s", full[len(full)-len(want):], want)
 	}
-	if got := string(AppendView(nil, r, Team.View("list2"), false)); got[len(got)-len(`"strCountry":null}`):] != `"strCountry":null}` {
+	if got := string(appendView(nil, r, Team.View("list2"), false)); got[len(got)-len(`"strCountry":null}`):] != `"strCountry":null}` {
 		t.Errorf("list2 view %s carries more than its fields", got)
 	}
 }

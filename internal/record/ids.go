@@ -59,6 +59,10 @@ func (e *IDError) Error() string {
 // another (a player's idTeam, an event's idHomeTeam). A reference left empty or null is no
 // reference and passes; ids of other services (idESPN, idWikidata) are not checked.
 func (r Record) CheckIDs() error {
+	r, err := r.Decoded()
+	if err != nil {
+		return err
+	}
 	for _, p := range r.Kind.idPos {
 		v := r.Values[p]
 		if !v.Valid || (v.S == "" && !r.Kind.isKey(p)) {

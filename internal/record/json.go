@@ -15,8 +15,16 @@ import (
 // field order. Field names rather than positions keep stored data readable when a kind gains
 // a field. Encoding and decoding are hand-written because they sit on every request's path.
 
-// EncodeDoc returns the stored form of a record.
+// EncodeDoc returns the stored form of a record. A record still in its stored form whose doc
+// does not decode is given back as it is.
 func EncodeDoc(r Record) []byte {
+	if r.stored {
+		d, err := r.Decoded()
+		if err != nil {
+			return []byte(r.doc)
+		}
+		r = d
+	}
 	keys := docKeys[r.Kind]
 	// Sized for the common case of nothing to escape, so the doc is allocated once.
 	n := 2
@@ -87,8 +95,11 @@ func DecodeDoc(k *Kind, doc []byte) (Record, error) {
 // stays alive as long as any value does. A database driver's fresh string of the doc column
 // is such a doc.
 func DecodeDocString(k *Kind, doc string) (Record, error) {
-	return decodeNamed(k, unsafe.Slice(unsafe.StringData(doc), len(doc)), doc)
+	return decodeNamed(k, unsafeBytes(doc), doc)
 }
+
+// unsafeBytes is s's bytes, for reading only.
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // decodeNamed is decodeDoc with its error naming the kind.
 func decodeNamed(k *Kind, s []byte, doc string) (Record, error) {
@@ -252,8 +263,26 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 // AppendView appends the record as a JSON object of the view's fields, in the view's order.
 // The full view, which stands for all the public service sends, ends with the record's
 // extras; narrower views hold what they name only. With numericIDs, id fields holding a
-// whole number are written as JSON numbers (v2 search).
-func AppendView(b []byte, r Record, v *View, numericIDs bool) []byte {
+// whole number are written as JSON numbers (v2 search). A record still in its stored form is
+// written in the full view from its doc's bytes, and decoded for other views; the error is
+// that of a doc that does not decode.
+func AppendView(b []byte, r Record, v *View, numericIDs bool) ([]byte, error) {
+	if r.stored {
+		if v.Name == FullView {
+			if out, ok := appendDocFull(b, r.Kind, r.doc, numericIDs); ok {
+				return out, nil
+			}
+		}
+		d, err := r.Decoded()
+		if err != nil {
+			return b, err
+		}
+		r = d
+	}
+	return appendView(b, r, v, numericIDs), nil
+}
+
+func appendView(b []byte, r Record, v *View, numericIDs bool) []byte {
 	b = append(b, '{')
 	for i, f := range v.Fields {
 		if i > 0 {

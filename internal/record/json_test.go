@@ -132,7 +132,7 @@ func BenchmarkDecodeAppendView(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		buf = AppendView(buf[:0], r, full, false)
+		buf = appendView(buf[:0], r, full, false)
 	}
 }
 
@@ -238,7 +238,7 @@ func TestViewSize(t *testing.T) {
 		}
 	}
 	for name, v := range Event.Views {
-		if got, want := v.Size(r), len(AppendView(nil, r, v, false)); got != want {
+		if got, want := v.Size(r), len(appendView(nil, r, v, false)); got != want {
 			t.Errorf("view %s: Size %d, written %d", name, got, want)
 		}
 		if got, want := v.ListSize([]Record{r, r}), 2*v.Size(r)+2; got != want {

@@ -107,6 +107,11 @@ type View struct {
 // Size is about the length of the record in the view (AppendView): exact when nothing needs
 // escaping and the record has no extras. Answers size their buffer with it once.
 func (v *View) Size(r Record) int {
+	if r.stored {
+		// The doc holds the record's keys and values; the missing fields' nulls are not
+		// known without reading it, so allow a quarter of the view's keys.
+		return len(r.doc) + v.fixed/4
+	}
 	n := v.fixed
 	for _, p := range v.pos {
 		if p < len(r.Values) && r.Values[p].Valid {

@@ -32,6 +32,11 @@ type Record struct {
 	// and answered after the known fields) means an import of tomorrow's answers loses
 	// nothing. Most records have none: nil.
 	Extras []Extra
+
+	// doc is the record's stored form, and stored says the record is that form, not yet
+	// decoded (FromDoc): Values and Extras are then nil.
+	doc    string
+	stored bool
 }
 
 // Extra is a field the kind does not have, and its value.
@@ -42,6 +47,12 @@ type Extra struct {
 
 // Get returns the value of a field, null for a field the kind does not have.
 func (r Record) Get(field string) Value {
+	if r.stored {
+		if !r.Kind.Has(field) {
+			return Null
+		}
+		return docValue(r.doc, field)
+	}
 	if p := r.Kind.Pos(field); p >= 0 && p < len(r.Values) {
 		return r.Values[p]
 	}
@@ -51,8 +62,12 @@ func (r Record) Get(field string) Value {
 // Str returns the text of a field, "" for null.
 func (r Record) Str(field string) string { return r.Get(field).S }
 
-// Set sets a field; it panics on a field the kind does not have (a programming error).
+// Set sets a field; it panics on a field the kind does not have, or on a record still in its
+// stored form (Clone gives one that can be set): programming errors.
 func (r Record) Set(field string, v Value) {
+	if r.stored {
+		panic("record: Set on a stored " + r.Kind.Name + " record")
+	}
 	p := r.Kind.Pos(field)
 	if p < 0 {
 		panic(fmt.Sprintf("record: %s has no field %s", r.Kind.Name, field))
@@ -81,6 +96,7 @@ func (r Record) ID() (string, error) {
 // fuller record already set. Extras follow the same rule; those incoming does not mention
 // are kept, and new ones come after the old ones.
 func Merge(old, incoming Record) Record {
+	old, incoming = old.orEmpty(), incoming.orEmpty()
 	out := Record{Kind: old.Kind, Values: make([]Value, len(old.Kind.Fields))}
 	copy(out.Values, old.Values)
 	for i, v := range incoming.Values {
@@ -127,6 +143,15 @@ func cloneExtras(es []Extra) []Extra {
 
 // Equal says whether two records hold the same values, extras included.
 func Equal(a, b Record) bool {
+	if a.stored || b.stored {
+		var err error
+		if a, err = a.Decoded(); err != nil {
+			return false
+		}
+		if b, err = b.Decoded(); err != nil {
+			return false
+		}
+	}
 	if a.Kind != b.Kind || len(a.Values) != len(b.Values) || len(a.Extras) != len(b.Extras) {
 		return false
 	}
@@ -143,9 +168,34 @@ func Equal(a, b Record) bool {
 	return true
 }
 
-// Clone returns a copy whose values can be changed independently.
+// Clone returns a copy whose values can be changed independently: a record still in its
+// stored form is decoded (see orEmpty).
 func (r Record) Clone() Record {
+	r = r.orEmpty()
 	v := make([]Value, len(r.Values))
 	copy(v, r.Values)
 	return Record{Kind: r.Kind, Values: v, Extras: cloneExtras(r.Extras)}
+}
+
+// orEmpty is the record decoded, or, for a stored form that does not decode, a record of its
+// kind with every field null. Readers of such a doc meet its error where they write it
+// (AppendView) or decode it (Decoded).
+func (r Record) orEmpty() Record {
+	d, err := r.Decoded()
+	if err != nil {
+		return r.Kind.NewRecord()
+	}
+	return d
+}
+
+// String is the record's kind and its full view, for messages.
+func (r Record) String() string {
+	if r.Kind == nil {
+		return "record{}"
+	}
+	b, err := AppendView([]byte(r.Kind.Name+" "), r, r.Kind.View(FullView), false)
+	if err != nil {
+		return r.Kind.Name + " (" + err.Error() + ") " + r.doc
+	}
+	return string(b)
 }

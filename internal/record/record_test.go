@@ -69,7 +69,7 @@ func TestDocRoundTrip(t *testing.T) {
 	if err != nil || !Equal(got, r) {
 		t.Fatalf("round trip: %v %v", got, err)
 	}
-	out := AppendView(nil, r, Event.View("summary"), false)
+	out := appendView(nil, r, Event.View("summary"), false)
 	var m map[string]any
 	if err := json.Unmarshal(out, &m); err != nil || m["strEvent"] != "A \"vs\" B/ü\n\x01" || m["strSeason"] != nil {
 		t.Fatalf("view: %s %v", out, err)

@@ -25,12 +25,14 @@ type configured struct {
 	srv        *server.Server
 	store      store.Store
 	premiumKey string
+	dbPath     string // the SQLite file
 }
 
 func newConfigured(t *testing.T, shape func(*server.Config)) *configured {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	dbPath := filepath.Join(t.TempDir(), "test.db")
+	st, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func newConfigured(t *testing.T, shape func(*server.Config)) *configured {
 	}
 	srv := server.New(cfg)
 	t.Cleanup(func() { srv.Close() })
-	return &configured{srv: srv, store: st, premiumKey: premium}
+	return &configured{srv: srv, store: st, premiumKey: premium, dbPath: dbPath}
 }
 
 // do sends a request from remote (host:port) with headers in name, value pairs.

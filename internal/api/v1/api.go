@@ -53,13 +53,19 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier sto
 	case api.NotFound:
 		respond.NotFound(w)
 	default:
-		respond.JSON(w, render(ep, ans))
+		body, err := render(ep, ans)
+		if err != nil {
+			respond.Error(w, r, fmt.Errorf("v1 %s: %w", ep.Path, err))
+			return
+		}
+		respond.JSON(w, body)
 	}
 }
 
 // render writes the body of a JSON answer. This is the one place that decides between null,
-// a message string and an array: no records is always null, never [].
-func render(ep *endpoint, ans api.Answer) []byte {
+// a message string and an array: no records is always null, never []. The error is that of a
+// stored record that does not decode.
+func render(ep *endpoint, ans api.Answer) ([]byte, error) {
 	var view *record.View
 	size := 256
 	if len(ans.Recs) > 0 {
@@ -84,14 +90,24 @@ func render(ep *endpoint, ans api.Answer) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRecord(b, rec, view, ans)
+			var err error
+			if b, err = appendRecord(b, rec, view, ans); err != nil {
+				return nil, err
+			}
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}')
+	return append(b, '}'), nil
 }
 
-func appendRecord(b []byte, rec record.Record, view *record.View, ans api.Answer) []byte {
+func appendRecord(b []byte, rec record.Record, view *record.View, ans api.Answer) ([]byte, error) {
+	if ans.Fields != nil || ans.Relevance != nil {
+		// Fields are read one by one: decode the record once.
+		var err error
+		if rec, err = rec.Decoded(); err != nil {
+			return nil, err
+		}
+	}
 	if ans.Fields != nil {
 		b = append(b, '{')
 		for i, f := range ans.Fields {
@@ -104,7 +120,10 @@ func appendRecord(b []byte, rec record.Record, view *record.View, ans api.Answer
 		}
 		b = append(b, '}')
 	} else {
-		b = record.AppendView(b, rec, view, false)
+		var err error
+		if b, err = record.AppendView(b, rec, view, false); err != nil {
+			return nil, err
+		}
 	}
 	if ans.Relevance != nil {
 		b = b[:len(b)-1] // reopen the object to add the computed field
@@ -112,5 +131,5 @@ func appendRecord(b []byte, rec record.Record, view *record.View, ans api.Answer
 		b = record.AppendString(b, ans.Relevance(rec))
 		b = append(b, '}')
 	}
-	return b
+	return b, nil
 }

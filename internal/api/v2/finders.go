@@ -89,7 +89,12 @@ func highlight(r *api.Request, a args) (api.Answer, error) {
 	}
 	ev := record.Event.NewRecord()
 	if len(evs) > 0 {
-		ev = evs[0].Clone()
+		// Decoded, then copied: ev is changed below.
+		d, err := evs[0].Decoded()
+		if err != nil {
+			return api.None, err
+		}
+		ev = d.Clone()
 	}
 	if len(hs) > 0 {
 		for _, f := range record.Highlight.Fields {

@@ -117,7 +117,9 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 		return
 	}
-	write(w, rt, ans.Recs, limit)
+	if err := write(w, rt, ans.Recs, limit); err != nil {
+		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
+	}
 }
 
 // match finds the route of a path. A literal segment beats a parameter (livescore/all is
@@ -168,14 +170,15 @@ func (c *compiled) args(segs []string) (args, bool) {
 }
 
 // write is the one place that decides the body: {"<group>":[...]} with records, else
-// {"Message":"No data found"}. Search results carry ids as JSON numbers.
-func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int) {
+// {"Message":"No data found"}. Search results carry ids as JSON numbers. The error, of a
+// stored record that does not decode, comes before anything is written.
+func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int) error {
 	if len(recs) > limit {
 		recs = recs[:limit]
 	}
 	if len(recs) == 0 {
 		respond.NoData(w)
-		return
+		return nil
 	}
 	numericIDs := rt.numericIDs()
 	size := 64 + len(rt.group) + rt.view.ListSize(recs)
@@ -187,8 +190,12 @@ func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int)
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = record.AppendView(b, rec, rt.view, numericIDs)
+		var err error
+		if b, err = record.AppendView(b, rec, rt.view, numericIDs); err != nil {
+			return err
+		}
 	}
 	b = append(b, "]}"...)
 	respond.JSON(w, b)
+	return nil
 }

@@ -39,12 +39,12 @@ func (q querier) Exec(ctx context.Context, query string, args ...any) (int64, er
 
 type pgxRows struct{ pgx.Rows }
 
-// Decode decodes the text of the row's one column from pgx's wire buffer, which the next row
-// reuses: the record's strings are copied out of it.
-func (r pgxRows) Decode(k *record.Kind) (record.Record, error) {
+// Record copies the text of the row's one column out of pgx's wire buffer, which the next
+// row reuses.
+func (r pgxRows) Record(k *record.Kind) (record.Record, error) {
 	raw := r.RawValues()
 	if len(raw) != 1 {
 		return record.Record{}, fmt.Errorf("want 1 column, got %d", len(raw))
 	}
-	return record.DecodeDoc(k, raw[0])
+	return record.FromDoc(k, string(raw[0])), nil
 }

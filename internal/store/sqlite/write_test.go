@@ -133,7 +133,7 @@ func TestUpsertMergesAcrossBatches(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Str("strTeam") != "Arsenal" || got.Str("strStadium") != "Emirates" || got.Str("strCountry") != "England" {
-				t.Errorf("merge across batches: %v", got.Values)
+				t.Errorf("merge across batches: %v", got)
 			}
 			err = s.Write(ctx, func(tx store.Tx) error {
 				if err := tx.DeleteAll(ctx, record.Team); err != nil {
@@ -152,7 +152,7 @@ func TestUpsertMergesAcrossBatches(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Get("strTeam").Valid || got.Str("strStadium") != "Emirates" {
-				t.Errorf("upsert after DeleteAll merged into a deleted record: %v", got.Values)
+				t.Errorf("upsert after DeleteAll merged into a deleted record: %v", got)
 			}
 			// DeleteAll emptied the table, the record stored before the write included.
 			if n, _ := s.Count(ctx, record.Team); n != 2*batchSize+9 {

@@ -46,6 +46,10 @@ func (b *Batch) Add(r record.Record, replace bool) error {
 	if r.Kind == nil {
 		return errors.New("record has no kind")
 	}
+	r, err := r.Decoded()
+	if err != nil {
+		return err
+	}
 	if len(r.Values) != len(r.Kind.Fields) {
 		return fmt.Errorf("%s record has %d values for %d fields", r.Kind.Name, len(r.Values), len(r.Kind.Fields))
 	}

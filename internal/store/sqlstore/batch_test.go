@@ -50,7 +50,7 @@ func TestBatchMergesReplacesAndDrops(t *testing.T) {
 	merged, err := record.DecodeDoc(record.Team, []byte(rows[1].Doc))
 	must(err)
 	if merged.Str("strCountry") != "Wales" || merged.Str("strTeam") != "B" {
-		t.Errorf("merged into stored: %v", merged.Values)
+		t.Errorf("merged into stored: %v", merged)
 	}
 
 	must(b.Add(team("idTeam", "3"), false))

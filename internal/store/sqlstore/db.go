@@ -23,10 +23,10 @@ type Querier interface {
 type Rows interface {
 	Next() bool
 	Scan(dest ...any) error
-	// Decode decodes the current row's one column, a record's doc of kind k, straight from
-	// what the driver holds: without a copy in between, and with no copy of the values that
-	// need no unescaping where the driver hands over a string of its own.
-	Decode(k *record.Kind) (record.Record, error)
+	// Record is the current row's one column, a record's doc of kind k, as a record in its
+	// stored form (record.FromDoc), not decoded: the driver's own string where it hands one
+	// over, else one copy of its bytes.
+	Record(k *record.Kind) (record.Record, error)
 	Err() error
 	Close()
 }
@@ -107,7 +107,7 @@ func (db *DB) Collect(rows Rows, k *record.Kind) ([]record.Record, error) {
 func (db *DB) DecodeRows(rows Rows, k *record.Kind, fn func(record.Record) error) error {
 	defer rows.Close()
 	for rows.Next() {
-		r, err := rows.Decode(k)
+		r, err := rows.Record(k)
 		if err != nil {
 			return db.MapErr(err)
 		}
@@ -145,7 +145,7 @@ func (db *DB) first(rows Rows, k *record.Kind) (record.Record, error) {
 		}
 		return record.Record{}, store.ErrNotFound
 	}
-	r, err := rows.Decode(k)
+	r, err := rows.Record(k)
 	return r, db.MapErr(err)
 }
 

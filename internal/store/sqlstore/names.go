@@ -100,11 +100,7 @@ func (db *DB) DocsBySeqsWith(ctx context.Context, query func(ctx context.Context
 		if err := rows.Scan(&doc, &version); err != nil {
 			return nil, 0, fmt.Errorf("%s: docs of %s: %w", db.c.Name, k.Name, db.MapErr(err))
 		}
-		r, err := doc.decode(k)
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s: docs of %s: %w", db.c.Name, k.Name, err)
-		}
-		out = append(out, r)
+		out = append(out, doc.record(k))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("%s: docs of %s: %w", db.c.Name, k.Name, db.MapErr(err))

@@ -40,12 +40,12 @@ func StdRows(rows *sql.Rows) Rows { return stdRows{rows} }
 
 type stdRows struct{ *sql.Rows }
 
-func (r stdRows) Decode(k *record.Kind) (record.Record, error) {
+func (r stdRows) Record(k *record.Kind) (record.Record, error) {
 	var doc docColumn
 	if err := r.Rows.Scan(&doc); err != nil {
 		return record.Record{}, err
 	}
-	return doc.decode(k)
+	return doc.record(k), nil
 }
 
 func (r stdRows) Close() { r.Rows.Close() }
@@ -73,9 +73,9 @@ func (d *docColumn) Scan(src any) error {
 	return nil
 }
 
-func (d *docColumn) decode(k *record.Kind) (record.Record, error) {
+func (d *docColumn) record(k *record.Kind) record.Record {
 	if d.isStr {
-		return record.DecodeDocString(k, d.s)
+		return record.FromDoc(k, d.s)
 	}
-	return record.DecodeDoc(k, d.b)
+	return record.FromDoc(k, string(d.b))
 }

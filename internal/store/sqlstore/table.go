@@ -38,6 +38,10 @@ func NewRow(r record.Record) (Row, error) {
 	if r.Kind == nil {
 		return Row{}, fmt.Errorf("record has no kind")
 	}
+	r, err := r.Decoded()
+	if err != nil {
+		return Row{}, err
+	}
 	if len(r.Values) != len(r.Kind.Fields) {
 		return Row{}, fmt.Errorf("%s record has %d values for %d fields", r.Kind.Name, len(r.Values), len(r.Kind.Fields))
 	}

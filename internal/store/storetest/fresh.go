@@ -34,10 +34,10 @@ func testEmptyTableBatches(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	if one := get(t, s, record.Player, "1"); one.Str("strPlayer") != "Late" || one.Str("strNationality") != "Chile" {
-		t.Errorf("merge across batches: %v", one.Values)
+		t.Errorf("merge across batches: %v", one)
 	}
 	if r := get(t, s, record.Player, "1000"); r.Str("strPlayer") != "Replaced" || r.Str("strTeam") != "" {
-		t.Errorf("replace across batches: %v", r.Values)
+		t.Errorf("replace across batches: %v", r)
 	}
 	if n := count(t, s, record.Player); n != fillers+1 {
 		t.Errorf("count: %d, want %d", n, fillers+1)

@@ -24,7 +24,7 @@ func testGet(t *testing.T, s store.Store) {
 	put(t, s, want, rec(record.Team, "idTeam", "7", "strTeam", "Other kind, same id"))
 	got := get(t, s, record.Event, "7")
 	if !record.Equal(got, want) {
-		t.Errorf("get: got %v, want %v", got.Values, want.Values)
+		t.Errorf("get: got %v, want %v", got, want)
 	}
 	if v := got.Get("strResult"); !v.Valid || v.S != "" {
 		t.Errorf(`"" must stay "" (not null): %+v`, v)
@@ -79,10 +79,10 @@ func testUpsertTwice(t *testing.T, s store.Store) {
 	)
 	one, two := get(t, s, record.Team, "1"), get(t, s, record.Team, "2")
 	if one.Str("strTeam") != "Renamed" || one.Str("strCountry") != "Spain" || one.Str("strSport") != "Soccer" {
-		t.Errorf("stored id merged twice: %v", one.Values)
+		t.Errorf("stored id merged twice: %v", one)
 	}
 	if two.Str("strTeam") != "Fresh Again" || two.Str("strCountry") != "Peru" || two.Str("strSport") != "Soccer" {
-		t.Errorf("new id merged twice: %v", two.Values)
+		t.Errorf("new id merged twice: %v", two)
 	}
 	wantIDs(t, "index of last merge", find(t, s, store.Query{Kind: record.Team, Where: []store.Cond{eq("strTeam", record.Name, "fresh again")}}), "2")
 	wantIDs(t, "insertion order", find(t, s, store.Query{Kind: record.Team}), "1", "2")
@@ -104,7 +104,7 @@ func testUpsertTwice(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	if three := get(t, s, record.Team, "3"); three.Str("strTeam") != "Late" || three.Str("strCountry") != "Chile" {
-		t.Errorf("merge across batches: %v", three.Values)
+		t.Errorf("merge across batches: %v", three)
 	}
 	if n := count(t, s, record.Team); n != 4503 {
 		t.Errorf("count: %d, want 4503", n)
@@ -122,7 +122,7 @@ func testReplace(t *testing.T, s store.Store) {
 	}
 	got := get(t, s, record.Team, "1")
 	if got.Str("strTeam") != "Replaced" || got.Get("strCountry").Valid {
-		t.Errorf("replace kept old values: %v", got.Values)
+		t.Errorf("replace kept old values: %v", got)
 	}
 	wantIDs(t, "old index value gone", find(t, s, store.Query{Kind: record.Team, Where: []store.Cond{eq("strCountry", record.Name, "spain")}}))
 	wantIDs(t, "place kept", find(t, s, store.Query{Kind: record.Team}), "1", "2")
@@ -234,7 +234,7 @@ func testScanCount(t *testing.T, s store.Store) {
 	}
 	wantIDs(t, "scan order", ids(t, got), "1", "2", "3", "4", "5", "6", "0")
 	if got[1].Str("strTeam") != "Arsenal FC" || got[1].Str("strTeamAlternate") != "Gunners" {
-		t.Errorf("scan gives stored records: %v", got[1].Values)
+		t.Errorf("scan gives stored records: %v", got[1])
 	}
 	if n := count(t, s, record.Team); n != 7 {
 		t.Errorf("count: %d, want 7", n)
