@@ -264,14 +264,18 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 // The full view, which stands for all the public service sends, ends with the record's
 // extras; narrower views hold what they name only. With numericIDs, id fields holding a
 // whole number are written as JSON numbers (v2 search). A record still in its stored form is
-// written in the full view from its doc's bytes, and decoded for other views; the error is
-// that of a doc that does not decode.
+// written from its doc's bytes; the error is that of a doc that does not decode.
 func AppendView(b []byte, r Record, v *View, numericIDs bool) ([]byte, error) {
 	if r.stored {
+		var out []byte
+		var ok bool
 		if v.Name == FullView {
-			if out, ok := appendDocFull(b, r.Kind, r.doc, numericIDs); ok {
-				return out, nil
-			}
+			out, ok = appendDocFull(b, r.Kind, r.doc, numericIDs)
+		} else {
+			out, ok = appendDocView(b, r.Kind, v, r.doc, numericIDs)
+		}
+		if ok {
+			return out, nil
 		}
 		d, err := r.Decoded()
 		if err != nil {

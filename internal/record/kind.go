@@ -108,9 +108,15 @@ type View struct {
 // escaping and the record has no extras. Answers size their buffer with it once.
 func (v *View) Size(r Record) int {
 	if r.stored {
-		// The doc holds the record's keys and values; the missing fields' nulls are not
-		// known without reading it, so allow a quarter of the view's keys.
-		return len(r.doc) + v.fixed/4
+		// Not known without reading the doc. The full view is the doc and the nulls of
+		// the fields it lacks: allow a quarter of the keys for those. A narrower view
+		// is its keys and about 32 bytes a value, at most that: the doc may be far larger
+		// (a player's descriptions), and an answer buffer that large is garbage to collect.
+		full := len(r.doc) + v.fixed/4
+		if v.Name == FullView {
+			return full
+		}
+		return min(full, v.fixed+32*len(v.pos))
 	}
 	n := v.fixed
 	for _, p := range v.pos {

@@ -28,8 +28,9 @@ func (r Record) Decoded() (Record, error) {
 	return DecodeDocString(r.Kind, r.doc)
 }
 
-// docValue reads one field of a doc without decoding the others: null when the doc does not
-// have it or does not parse. As in decoding, a field the doc repeats has its last value.
+// docValue reads one field of a doc without decoding the others, stopping at the field: null
+// when the doc does not have it or does not parse. The store writes each field once; of a
+// doc that repeats one (which decoding reads as its last value), the first value is read.
 func docValue(s string, field string) Value {
 	b := unsafeBytes(s)
 	i := skipSpace(b, 0)
@@ -41,7 +42,6 @@ func docValue(s string, field string) Value {
 		return Null
 	}
 	var scratch [128]byte
-	found := Null
 	for {
 		a, e, esc, n, err := stringSpan(b, i)
 		if err != nil {
@@ -61,7 +61,7 @@ func docValue(s string, field string) Value {
 		i = skipSpace(b, i+1)
 		if i+4 <= len(b) && s[i:i+4] == "null" {
 			if match {
-				found = Null
+				return Null
 			}
 			i += 4
 		} else {
@@ -72,27 +72,20 @@ func docValue(s string, field string) Value {
 			switch {
 			case !match:
 			case !esc:
-				found = Str(s[a:e])
+				return Str(s[a:e])
 			default:
 				u, err := appendUnescaped(nil, b[a:e])
 				if err != nil {
 					return Null
 				}
-				found = Str(string(u))
+				return Str(string(u))
 			}
 			i = n
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
+		var end, ok bool
+		if i, end, ok = nextMember(b, i); !ok || end {
 			return Null
 		}
-		if b[i] == '}' {
-			return found
-		}
-		if b[i] != ',' {
-			return Null
-		}
-		i = skipSpace(b, i+1)
 	}
 }
 
@@ -187,22 +180,128 @@ func appendDocFull(b []byte, k *Kind, s string, numericIDs bool) (_ []byte, ok b
 				return b, false
 			}
 		}
-		i = skipSpace(in, i)
-		if i >= len(in) {
+		var end bool
+		if i, end, ok = nextMember(in, i); !ok {
 			return b, false
 		}
-		if in[i] == '}' {
+		if end {
 			break
 		}
-		if in[i] != ',' {
-			return b, false
-		}
-		i = skipSpace(in, i+1)
 	}
 	if next < len(keys) {
 		nulls(len(keys))
 	}
 	return append(out, '}'), true
+}
+
+// appendDocView appends the record stored as s in a view other than the full one, copying
+// the doc's values as appendDocFull does: a first pass finds where each field's value
+// starts, a second writes the view's fields in its order. ok is false, and b comes back as
+// it was given, when the doc is not as the store writes docs (a field repeated, an escaped
+// name, bad JSON).
+func appendDocView(b []byte, k *Kind, v *View, s string, numericIDs bool) (_ []byte, ok bool) {
+	keys := k.Views[FullView].keys
+	var local [96]int32
+	at := local[:0]
+	if len(keys) > len(local) {
+		at = make([]int32, 0, len(keys))
+	}
+	at = at[:len(keys)]
+	for p := range at {
+		at[p] = -1
+	}
+	var scratch [256]byte
+	in := unsafeBytes(s)
+	i := skipSpace(in, 0)
+	if i >= len(in) || in[i] != '{' {
+		return b, false
+	}
+	i = skipSpace(in, i+1)
+	next := 0
+	for empty := i < len(in) && in[i] == '}'; !empty; {
+		p := -1
+		if next < len(keys) && len(s)-i >= len(keys[next]) && s[i:i+len(keys[next])] == keys[next] {
+			p, i = next, i+len(keys[next])
+		} else {
+			a, e, esc, n, err := stringSpan(in, i)
+			if err != nil || esc {
+				return b, false
+			}
+			p = k.Pos(s[a:e])
+			i = skipSpace(in, n)
+			if i >= len(in) || in[i] != ':' {
+				return b, false
+			}
+			i++
+		}
+		i = skipSpace(in, i)
+		if p >= 0 {
+			if at[p] >= 0 {
+				return b, false
+			}
+			at[p], next = int32(i), p+1
+		}
+		if len(s)-i >= 4 && s[i:i+4] == "null" {
+			i += 4
+		} else {
+			a, e, esc, n, err := stringSpan(in, i)
+			if err != nil {
+				return b, false
+			}
+			if esc { // a value outside the view fails the doc's decoding as well
+				if _, err := appendUnescaped(scratch[:0], in[a:e]); err != nil {
+					return b, false
+				}
+			}
+			i = n
+		}
+		var end bool
+		if i, end, ok = nextMember(in, i); !ok {
+			return b, false
+		}
+		if end {
+			break
+		}
+	}
+	out := append(b, '{')
+	for j, f := range v.Fields {
+		if j > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, v.keys[j]...)
+		i := int(at[v.pos[j]])
+		switch {
+		case i < 0 || (len(s)-i >= 4 && s[i:i+4] == "null"):
+			out = append(out, "null"...)
+		case numericIDs && isIDField(f):
+			a, e, esc, _, _ := stringSpan(in, i)
+			if !esc && isDigits(s[a:e]) {
+				out = append(out, s[a:e]...)
+				break
+			}
+			fallthrough
+		default:
+			if out, _, ok = appendCanonical(out, s, i); !ok {
+				return b, false
+			}
+		}
+	}
+	return append(out, '}'), true
+}
+
+// nextMember reads what follows a member of an object at s[i]: the start of the next member
+// after a comma, or end at the closing brace; ok is false for anything else.
+func nextMember(s []byte, i int) (next int, end, ok bool) {
+	i = skipSpace(s, i)
+	switch {
+	case i >= len(s):
+		return i, false, false
+	case s[i] == '}':
+		return i, true, true
+	case s[i] != ',':
+		return i, false, false
+	}
+	return skipSpace(s, i+1), false, true
 }
 
 // appendCanonical appends the JSON string at s[i] as AppendString writes its content,
