@@ -3,8 +3,10 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"sportsdb/internal/record"
@@ -237,5 +239,67 @@ func TestWriteCanceledMidwayKeepsNothing(t *testing.T) {
 	}
 	if n, _ := s.Count(bg, record.Team); n != 10 {
 		t.Errorf("count %d, want 10", n)
+	}
+}
+
+// A write that stores many rows in a table leaves the planner statistics of that table, so
+// that a league's season is read through the season's index; a small write leaves none.
+func TestBulkWriteAnalyzes(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	write := func(n, from int) {
+		t.Helper()
+		err := s.Write(ctx, func(tx store.Tx) error {
+			for i := from; i < from+n; i++ {
+				e := record.Event.NewRecord()
+				e.Set("idEvent", record.Str(strconv.Itoa(i+1)))
+				e.Set("idLeague", record.Str(strconv.Itoa(4000+i%3)))
+				e.Set("strSeason", record.Str(strconv.Itoa(2000+i%40)))
+				e.Set("strTimestamp", record.Str(fmt.Sprintf("%d-01-01T%05d", 2000+i%40, i)))
+				if err := tx.Upsert(ctx, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	stats := func() string {
+		t.Helper()
+		var stat string
+		err := s.write.QueryRowContext(ctx, `SELECT coalesce((SELECT stat FROM sqlite_stat1 WHERE tbl = 'event' AND idx = 'event_c_idleague_c_strseason_c_intround'), '')`).Scan(&stat)
+		if err != nil && !strings.Contains(err.Error(), "no such table") {
+			t.Fatal(err)
+		}
+		return stat
+	}
+	write(analyzeAfter-1, 0)
+	if got := stats(); got != "" {
+		t.Fatalf("after %d rows: statistics %q, want none", analyzeAfter-1, got)
+	}
+	write(analyzeAfter, analyzeAfter)
+	// 19,999 events, 3 leagues, 40 seasons, 120 pairs of them: about 6,667 a league and
+	// 167 a league's season.
+	if got := stats(); got != "19999 6667 167 167" {
+		t.Errorf("statistics %q, want 19999 6667 167 167", got)
+	}
+	rows, err := s.write.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT doc FROM event WHERE c_idleague = '4001' AND c_strseason = '2001' ORDER BY c_strtimestamp, seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	plan := ""
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan += detail + "; "
+	}
+	if !strings.Contains(plan, "event_c_idleague_c_strseason_c_intround (c_idleague=? AND c_strseason=?)") {
+		t.Errorf("a league's season is read by %q", plan)
 	}
 }
