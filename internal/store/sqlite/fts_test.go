@@ -188,7 +188,7 @@ func findIDs(t testing.TB, s *Store, d sqlstore.Dialect, q store.Query) []string
 		t.Fatalf("%v\n%s", err, query)
 	}
 	var out []string
-	err = s.DecodeRows(sqlstore.StdRows(rows), q.Kind, func(r record.Record) error {
+	err = s.EachRecord(sqlstore.StdRows(rows), q.Kind, func(r record.Record) error {
 		id, err := r.ID()
 		out = append(out, id)
 		return err

@@ -92,19 +92,19 @@ func (db *DB) Find(ctx context.Context, q store.Query) ([]record.Record, error) 
 	return out, nil
 }
 
-// Collect decodes every row's doc, and closes rows.
+// Collect reads every row's record (in its stored form, Rows.Record), and closes rows.
 func (db *DB) Collect(rows Rows, k *record.Kind) ([]record.Record, error) {
 	var out []record.Record
-	err := db.DecodeRows(rows, k, func(r record.Record) error {
+	err := db.EachRecord(rows, k, func(r record.Record) error {
 		out = append(out, r)
 		return nil
 	})
 	return out, err
 }
 
-// DecodeRows calls fn with each row's doc decoded, and closes rows. An error of fn comes
-// back as it is.
-func (db *DB) DecodeRows(rows Rows, k *record.Kind, fn func(record.Record) error) error {
+// EachRecord calls fn with each row's record (in its stored form, Rows.Record), and closes
+// rows. An error of fn comes back as it is.
+func (db *DB) EachRecord(rows Rows, k *record.Kind, fn func(record.Record) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		r, err := rows.Record(k)
@@ -136,7 +136,7 @@ func (db *DB) Get(ctx context.Context, k *record.Kind, id string) (record.Record
 	return r, nil
 }
 
-// first decodes the doc of the first row, or returns store.ErrNotFound; it closes rows.
+// first reads the record of the first row, or returns store.ErrNotFound; it closes rows.
 func (db *DB) first(rows Rows, k *record.Kind) (record.Record, error) {
 	defer rows.Close()
 	if !rows.Next() {
@@ -160,7 +160,7 @@ func (db *DB) Scan(ctx context.Context, k *record.Kind, fn func(record.Record) e
 		return fmt.Errorf("%s: scan %s: %w", db.c.Name, k.Name, db.MapErr(err))
 	}
 	var fnErr error
-	err = db.DecodeRows(rows, k, func(r record.Record) error {
+	err = db.EachRecord(rows, k, func(r record.Record) error {
 		fnErr = fn(r)
 		return fnErr
 	})

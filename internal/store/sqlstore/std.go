@@ -53,8 +53,8 @@ func (r stdRows) Close() { r.Rows.Close() }
 // docColumn takes a doc column as the driver holds it. The SQLite driver hands text over as
 // a fresh string of its own, which database/sql would copy into a RawBytes (a new buffer for
 // every query: under uncached searches, a sixth of the server's allocations). As a Scanner,
-// docColumn gets the string itself, and decode lets the record keep slices of it instead of
-// copying its values. Bytes (a driver's buffer, reused at the next row) are copied.
+// docColumn gets the string itself, and the record keeps it as its stored form instead of a
+// copy. Bytes (a driver's buffer, reused at the next row) are copied.
 type docColumn struct {
 	s     string // the doc when the driver gave a string of its own
 	b     []byte
