@@ -16,17 +16,33 @@ import (
 // for "mario balotelli", 13.33… for "mario" and 6 for "balo"; a name the query does not
 // occur in scores 0.
 func relevance(query, name string) float64 {
-	q, n := record.Fold(query), record.Fold(name)
-	if q == "" || n == "" {
+	return newSearchQuery(query).score(record.Fold(name))
+}
+
+// searchQuery is a search folded and split into words once, to score many names against.
+type searchQuery struct {
+	folded string
+	words  []string
+	runes  int
+}
+
+func newSearchQuery(query string) searchQuery {
+	q := record.Fold(query)
+	return searchQuery{folded: q, words: strings.Fields(q), runes: utf8.RuneCountInString(q)}
+}
+
+// score is relevance of a name already folded (record.Fold): the name index keeps names so.
+func (q searchQuery) score(n string) float64 {
+	if q.folded == "" || n == "" {
 		return 0
 	}
 	nameWords := strings.Fields(n)
 	score := 0.0
-	for _, w := range strings.Fields(q) {
+	for _, w := range q.words {
 		score += 10 * bestWordMatch(w, nameWords)
 	}
-	if strings.Contains(n, q) {
-		score += 10 * float64(utf8.RuneCountInString(q)) / float64(utf8.RuneCountInString(n))
+	if strings.Contains(n, q.folded) {
+		score += 10 * float64(q.runes) / float64(utf8.RuneCountInString(n))
 	}
 	return score
 }

@@ -158,8 +158,9 @@ func playersByRecords(r *api.Request, name string, limit int, qs []store.Query) 
 		return nil, nil, err
 	}
 	score := make([]float64, len(recs))
+	q := newSearchQuery(name)
 	for i, rec := range recs {
-		score[i] = relevance(name, rec.Str("strPlayer"))
+		score[i] = q.score(record.Fold(rec.Str("strPlayer")))
 	}
 	keep := ranked(len(recs), limit, func(i int) float64 { return score[i] })
 	out := make([]record.Record, len(keep))
@@ -175,11 +176,12 @@ func playersByRecords(r *api.Request, name string, limit int, qs []store.Query) 
 // playersByNames is playersByRecords ranking the window's folded names, which the store
 // gives without the records (store.NameFinder), and reading only the records kept. The
 // window is FindFirst's: each query's rows in its order, each record once, up to r.Limit.
-// relevance folds the name, and folding a folded name changes nothing, so the scores are
-// the same. ok is false when the store cannot answer every query so from one data version.
+// The index's names are folded as relevance folds a name, so they are scored as they are.
+// ok is false when the store cannot answer every query so from one data version.
 func playersByNames(r *api.Request, name string, limit int, qs []store.Query) ([]record.Record, map[string]float64, bool, error) {
 	var seqs []int64
 	var score []float64
+	query := newSearchQuery(name)
 	version := int64(-1)
 	seen := map[int64]bool{}
 	for _, q := range qs {
@@ -197,7 +199,7 @@ func playersByNames(r *api.Request, name string, limit int, qs []store.Query) ([
 			}
 			seen[seq] = true
 			seqs = append(seqs, seq)
-			score = append(score, relevance(name, n.Values[i]))
+			score = append(score, query.score(n.Values[i]))
 		}
 	}
 	keep := ranked(len(seqs), limit, func(i int) float64 { return score[i] })
