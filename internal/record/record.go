@@ -143,14 +143,10 @@ func cloneExtras(es []Extra) []Extra {
 
 // Equal says whether two records hold the same values, extras included.
 func Equal(a, b Record) bool {
-	if a.stored || b.stored {
-		var err error
-		if a, err = a.Decoded(); err != nil {
-			return false
-		}
-		if b, err = b.Decoded(); err != nil {
-			return false
-		}
+	a, errA := a.Decoded()
+	b, errB := b.Decoded()
+	if errA != nil || errB != nil {
+		return false
 	}
 	if a.Kind != b.Kind || len(a.Values) != len(b.Values) || len(a.Extras) != len(b.Extras) {
 		return false

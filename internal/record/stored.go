@@ -32,61 +32,40 @@ func (r Record) Decoded() (Record, error) {
 // when the doc does not have it or does not parse. The store writes each field once; of a
 // doc that repeats one (which decoding reads as its last value), the first value is read.
 func docValue(s string, field string) Value {
-	b := unsafeBytes(s)
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return Null
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return Null
-	}
+	in := unsafeBytes(s)
+	i, end, ok := openObject(in)
 	var scratch [128]byte
-	for {
-		a, e, esc, n, err := stringSpan(b, i)
+	for ok && !end {
+		name, n, err := readName(in, i)
 		if err != nil {
 			return Null
 		}
-		name := b[a:e]
-		if esc {
-			if name, err = appendUnescaped(scratch[:0], name); err != nil {
-				return Null
-			}
-		}
-		match := string(name) == field
-		i = skipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
+		val, null, n, err := readValue(in, n)
+		if err != nil {
 			return Null
 		}
-		i = skipSpace(b, i+1)
-		if i+4 <= len(b) && s[i:i+4] == "null" {
-			if match {
+		key := in[name.a:name.b]
+		if name.esc {
+			if key, err = appendUnescaped(scratch[:0], key); err != nil {
 				return Null
 			}
-			i += 4
-		} else {
-			a, e, esc, n, err := stringSpan(b, i)
+		}
+		if string(key) == field {
+			switch {
+			case null:
+				return Null
+			case !val.esc:
+				return Str(s[val.a:val.b])
+			}
+			u, err := appendUnescaped(nil, in[val.a:val.b])
 			if err != nil {
 				return Null
 			}
-			switch {
-			case !match:
-			case !esc:
-				return Str(s[a:e])
-			default:
-				u, err := appendUnescaped(nil, b[a:e])
-				if err != nil {
-					return Null
-				}
-				return Str(string(u))
-			}
-			i = n
+			return Str(string(u))
 		}
-		var end, ok bool
-		if i, end, ok = nextMember(b, i); !ok || end {
-			return Null
-		}
+		i, end, ok = nextMember(in, n)
 	}
+	return Null
 }
 
 // appendDocFull appends the full view of the record stored as s, copying the doc's values
@@ -97,13 +76,11 @@ func docValue(s string, field string) Value {
 func appendDocFull(b []byte, k *Kind, s string, numericIDs bool) (_ []byte, ok bool) {
 	keys := k.Views[FullView].keys
 	in := unsafeBytes(s)
-	out := b
-	i := skipSpace(in, 0)
-	if i >= len(in) || in[i] != '{' {
+	i, empty, ok := openObject(in)
+	if !ok {
 		return b, false
 	}
-	out = append(out, '{')
-	i = skipSpace(in, i+1)
+	out := append(b, '{')
 	next := 0 // the next field of the kind to write
 	written := false
 	sep := func() {
@@ -119,7 +96,6 @@ func appendDocFull(b []byte, k *Kind, s string, numericIDs bool) (_ []byte, ok b
 			out = append(out, "null"...)
 		}
 	}
-	empty := i < len(in) && in[i] == '}'
 	for !empty {
 		var field string
 		if next < len(keys) && len(s)-i >= len(keys[next]) && s[i:i+len(keys[next])] == keys[next] {
@@ -131,11 +107,11 @@ func appendDocFull(b []byte, k *Kind, s string, numericIDs bool) (_ []byte, ok b
 			next++
 			i += len(keys[next-1])
 		} else {
-			a, e, esc, n, err := stringSpan(in, i)
-			if err != nil || esc {
+			name, n, err := readName(in, i)
+			if err != nil || name.esc {
 				return b, false
 			}
-			field = s[a:e]
+			field = s[name.a:name.b]
 			p := k.Pos(field)
 			if p >= 0 && p < next {
 				return b, false // out of order, or a field after an extra: decode it
@@ -151,11 +127,7 @@ func appendDocFull(b []byte, k *Kind, s string, numericIDs bool) (_ []byte, ok b
 			} else {
 				out = append(AppendString(out, field), ':')
 			}
-			i = skipSpace(in, n)
-			if i >= len(in) || in[i] != ':' {
-				return b, false
-			}
-			i++
+			i = n
 		}
 		i = skipSpace(in, i)
 		switch {
@@ -180,17 +152,11 @@ func appendDocFull(b []byte, k *Kind, s string, numericIDs bool) (_ []byte, ok b
 				return b, false
 			}
 		}
-		var end bool
-		if i, end, ok = nextMember(in, i); !ok {
+		if i, empty, ok = nextMember(in, i); !ok {
 			return b, false
 		}
-		if end {
-			break
-		}
 	}
-	if next < len(keys) {
-		nulls(len(keys))
-	}
+	nulls(len(keys))
 	return append(out, '}'), true
 }
 
@@ -212,55 +178,36 @@ func appendDocView(b []byte, k *Kind, v *View, s string, numericIDs bool) (_ []b
 	}
 	var scratch [256]byte
 	in := unsafeBytes(s)
-	i := skipSpace(in, 0)
-	if i >= len(in) || in[i] != '{' {
+	i, end, ok := openObject(in)
+	if !ok {
 		return b, false
 	}
-	i = skipSpace(in, i+1)
-	next := 0
-	for empty := i < len(in) && in[i] == '}'; !empty; {
-		p := -1
-		if next < len(keys) && len(s)-i >= len(keys[next]) && s[i:i+len(keys[next])] == keys[next] {
-			p, i = next, i+len(keys[next])
-		} else {
-			a, e, esc, n, err := stringSpan(in, i)
-			if err != nil || esc {
-				return b, false
-			}
-			p = k.Pos(s[a:e])
-			i = skipSpace(in, n)
-			if i >= len(in) || in[i] != ':' {
-				return b, false
-			}
-			i++
+	for next := 0; !end; {
+		name, n, err := readName(in, i)
+		if err != nil || name.esc {
+			return b, false
 		}
-		i = skipSpace(in, i)
+		p := next
+		if next >= len(k.Fields) || s[name.a:name.b] != k.Fields[next] {
+			p = k.Pos(s[name.a:name.b])
+		}
 		if p >= 0 {
 			if at[p] >= 0 {
 				return b, false
 			}
-			at[p], next = int32(i), p+1
+			at[p], next = int32(n), p+1
 		}
-		if len(s)-i >= 4 && s[i:i+4] == "null" {
-			i += 4
-		} else {
-			a, e, esc, n, err := stringSpan(in, i)
-			if err != nil {
-				return b, false
-			}
-			if esc { // a value outside the view fails the doc's decoding as well
-				if _, err := appendUnescaped(scratch[:0], in[a:e]); err != nil {
-					return b, false
-				}
-			}
-			i = n
-		}
-		var end bool
-		if i, end, ok = nextMember(in, i); !ok {
+		val, null, n, err := readValue(in, n)
+		if err != nil {
 			return b, false
 		}
-		if end {
-			break
+		if !null && val.esc { // a value outside the view fails the doc's decoding as well
+			if _, err := appendUnescaped(scratch[:0], in[val.a:val.b]); err != nil {
+				return b, false
+			}
+		}
+		if i, end, ok = nextMember(in, n); !ok {
+			return b, false
 		}
 	}
 	out := append(b, '{')
@@ -287,6 +234,44 @@ func appendDocView(b []byte, k *Kind, v *View, s string, numericIDs bool) (_ []b
 		}
 	}
 	return append(out, '}'), true
+}
+
+// openObject reads the opening brace of a doc: the index of its first member, or end for an
+// empty object; ok is false for anything else.
+func openObject(s []byte) (i int, end, ok bool) {
+	i = skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return i, false, false
+	}
+	i = skipSpace(s, i+1)
+	return i, i < len(s) && s[i] == '}', true
+}
+
+// readName reads a member's name and its colon at s[i]: the name's content is
+// s[name.a:name.b], escaped when name.esc; next is where the value starts.
+func readName(s []byte, i int) (name span, next int, err error) {
+	a, e, esc, n, err := stringSpan(s, i)
+	if err != nil {
+		return span{}, i, err
+	}
+	i = skipSpace(s, n)
+	if i >= len(s) || s[i] != ':' {
+		return span{}, i, errSyntax
+	}
+	return span{a: a, b: e, esc: esc}, skipSpace(s, i+1), nil
+}
+
+// readValue reads a member's value at s[i], null or a string whose content is
+// s[val.a:val.b], and returns the index after it.
+func readValue(s []byte, i int) (val span, null bool, next int, err error) {
+	if i+4 <= len(s) && string(s[i:i+4]) == "null" {
+		return span{}, true, i + 4, nil
+	}
+	a, e, esc, n, err := stringSpan(s, i)
+	if err != nil {
+		return span{}, false, i, err
+	}
+	return span{a: a, b: e, esc: esc}, false, n, nil
 }
 
 // nextMember reads what follows a member of an object at s[i]: the start of the next member

@@ -101,14 +101,12 @@ func render(ep *endpoint, ans api.Answer) ([]byte, error) {
 }
 
 func appendRecord(b []byte, rec record.Record, view *record.View, ans api.Answer) ([]byte, error) {
-	if ans.Fields != nil || ans.Relevance != nil {
+	if ans.Fields != nil {
 		// Fields are read one by one: decode the record once.
-		var err error
-		if rec, err = rec.Decoded(); err != nil {
+		rec, err := rec.Decoded()
+		if err != nil {
 			return nil, err
 		}
-	}
-	if ans.Fields != nil {
 		b = append(b, '{')
 		for i, f := range ans.Fields {
 			if i > 0 {
