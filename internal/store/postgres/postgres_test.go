@@ -127,7 +127,7 @@ func BenchmarkGet(b *testing.B)         { storetest.BenchGet(b, openFresh(b)) }
 func TestBulkWriteAnalyzes(t *testing.T) {
 	s := openFresh(t)
 	ctx := context.Background()
-	const n = analyzeAfter + 500
+	const n = sqlstore.AnalyzeAfter + 500
 	err := s.Write(ctx, func(tx store.Tx) error {
 		for i := range n {
 			e := record.Event.NewRecord()

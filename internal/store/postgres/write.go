@@ -108,10 +108,6 @@ func (t *tx) buildIndexes(ctx context.Context) error {
 	return nil
 }
 
-// analyzeAfter is how many rows a write must store in one table to refresh that table's
-// planner statistics itself.
-const analyzeAfter = 10_000
-
 // analyze refreshes the planner statistics of the tables the transaction filled, in the
 // transaction, so that they commit with the rows (ANALYZE samples the transaction's own rows
 // as live). Without them, until autovacuum comes round (never, where it is off), PostgreSQL
@@ -119,7 +115,7 @@ const analyzeAfter = 10_000
 // such query with parallel workers: after a full-scale import, the cold list ran at 1,003
 // answers/s, and at 4,596/s once the tables were analyzed.
 func (t *tx) analyze(ctx context.Context) error {
-	for _, k := range t.deferral.Filled(analyzeAfter) {
+	for _, k := range t.deferral.Filled(sqlstore.AnalyzeAfter) {
 		if _, err := t.tx.Exec(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {
 			return fmt.Errorf("analyze %s: %w", k.Name, mapErr(err))
 		}

@@ -87,10 +87,6 @@ type tx struct {
 	changes *sqlstore.ChangeSet
 }
 
-// analyzeAfter is how many rows a write must store in one table to refresh that table's
-// planner statistics itself.
-const analyzeAfter = 10_000
-
 // analyze refreshes the planner statistics (sqlite_stat1) of the tables the transaction
 // wrote many rows to, in the transaction. Without them SQLite guesses: it answered a
 // league's season by walking every event of the league in time order, reading the rows of
@@ -98,7 +94,7 @@ const analyzeAfter = 10_000
 // full-scale dataset takes about 2 s to analyze.
 func (t *tx) analyze(ctx context.Context) error {
 	for k, n := range t.written {
-		if n < analyzeAfter {
+		if n < sqlstore.AnalyzeAfter {
 			continue
 		}
 		if _, err := t.tx.ExecContext(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/sqlstore"
 	"sportsdb/internal/store/storetest"
 )
 
@@ -275,11 +276,11 @@ func TestBulkWriteAnalyzes(t *testing.T) {
 		}
 		return stat
 	}
-	write(analyzeAfter-1, 0)
+	write(sqlstore.AnalyzeAfter-1, 0)
 	if got := stats(); got != "" {
-		t.Fatalf("after %d rows: statistics %q, want none", analyzeAfter-1, got)
+		t.Fatalf("after %d rows: statistics %q, want none", sqlstore.AnalyzeAfter-1, got)
 	}
-	write(analyzeAfter, analyzeAfter)
+	write(sqlstore.AnalyzeAfter, sqlstore.AnalyzeAfter)
 	// 19,999 events, 3 leagues, 40 seasons, 120 pairs of them: about 6,667 a league and
 	// 167 a league's season.
 	if got := stats(); got != "19999 6667 167 167" {
