@@ -215,8 +215,8 @@ func TestUnknownFieldsAreKept(t *testing.T) {
 		{{Name: "strMascot", Value: record.Null}},
 	}
 	for i, r := range recs {
-		if !slices.Equal(r.Extras, want[i]) {
-			t.Errorf("record %d extras %v, want %v", i, r.Extras, want[i])
+		if !slices.Equal(r.Extras(), want[i]) {
+			t.Errorf("record %d extras %v, want %v", i, r.Extras(), want[i])
 		}
 	}
 }

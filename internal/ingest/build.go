@@ -132,13 +132,13 @@ func (b *builder) build(p *objectParser) (record.Record, error) {
 		switch pos := s.pos[i]; pos {
 		case fieldComputed:
 		case fieldUnknown:
-			r.Extras = setExtra(r.Extras, f.name, v)
+			r.SetExtra(f.name, v)
 		default:
-			r.Values[pos] = v
+			r.SetAt(pos, v)
 		}
 	}
 	for _, fl := range b.fills {
-		if fl.kind == k && r.Values[k.Pos(fl.field)].Empty() {
+		if fl.kind == k && r.Get(fl.field).Empty() {
 			r.Set(fl.field, record.Str(fl.value))
 		}
 	}
@@ -147,22 +147,10 @@ func (b *builder) build(p *objectParser) (record.Record, error) {
 	}
 	// Counted for records that are built only: the parsers of an NDJSON file (see readLines)
 	// leave one they cannot build to be read again.
-	for _, e := range r.Extras {
+	for _, e := range r.Extras() {
 		b.noteUnknown(unknownField{k, e.Name}, 1)
 	}
 	return r, nil
-}
-
-// setExtra sets an extra field; a name given twice keeps its first place and its last value,
-// as a known field given twice does.
-func setExtra(extras []record.Extra, name string, v record.Value) []record.Extra {
-	for i := range extras {
-		if extras[i].Name == name {
-			extras[i].Value = v
-			return extras
-		}
-	}
-	return append(extras, record.Extra{Name: name, Value: v})
 }
 
 // checkIDs checks that the record has an id and that a lookup can reach it and its

@@ -82,12 +82,12 @@ func TestExtrasMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []record.Extra{{Name: "strNew", Value: record.Str("first")}, {Name: "intRank", Value: record.Str("7")}, {Name: "strLater", Value: record.Str("l")}}
-	if len(r.Extras) != len(want) {
-		t.Fatalf("extras %v, want %v", r.Extras, want)
+	if len(r.Extras()) != len(want) {
+		t.Fatalf("extras %v, want %v", r.Extras(), want)
 	}
 	for i := range want {
-		if r.Extras[i] != want[i] {
-			t.Fatalf("extras %v, want %v", r.Extras, want)
+		if r.Extras()[i] != want[i] {
+			t.Fatalf("extras %v, want %v", r.Extras(), want)
 		}
 	}
 	if r.Str("strTeam") != "Arsenal FC" || r.Str("strTeamShort") != "ARS" {

@@ -78,7 +78,7 @@ func TestNDJSONChunksKeepFileOrder(t *testing.T) {
 		}
 		r := recordOf(t, vals, nil)
 		if extra {
-			r.Extras = []record.Extra{{Name: "strUnknown", Value: record.Str("x")}}
+			r.SetExtra("strUnknown", record.Str("x"))
 		}
 		want = append(want, r)
 	}
@@ -101,7 +101,7 @@ func TestNDJSONChunksKeepFileOrder(t *testing.T) {
 		}
 		for i := range want {
 			if !record.Equal(recs[i], want[i]) {
-				t.Fatalf("chunks of %d: record %d is %v, want %v", chunk, i, recs[i].Values, want[i].Values)
+				t.Fatalf("chunks of %d: record %d is %v, want %v", chunk, i, recs[i], want[i])
 			}
 		}
 	}

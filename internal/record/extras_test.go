@@ -9,7 +9,7 @@ func teamWith(extras ...Extra) Record {
 	r := Team.NewRecord()
 	r.Set("idTeam", Str("1"))
 	r.Set("strTeam", Str("A"))
-	r.Extras = extras
+	r.extras = extras
 	return r
 }
 
@@ -23,10 +23,10 @@ func TestDocKeepsExtras(t *testing.T) {
 	}
 	back, err := DecodeDoc(Team, doc)
 	if err != nil || !Equal(back, r) {
-		t.Fatalf("round trip: %v %v", back.Extras, err)
+		t.Fatalf("round trip: %v %v", back.extras, err)
 	}
 	only := Team.NewRecord()
-	only.Extras = []Extra{{"x", Str("1")}}
+	only.extras = []Extra{{"x", Str("1")}}
 	if got := string(EncodeDoc(only)); got != `{"x":"1"}` {
 		t.Errorf("doc of extras alone %s", got)
 	}
@@ -51,18 +51,18 @@ func TestMergeExtras(t *testing.T) {
 	incoming := teamWith(Extra{"e", Null}, Extra{"a", Null}, Extra{"b", Str("")}, Extra{"c", Str("")}, Extra{"d", Str("5")})
 	got := Merge(old, incoming)
 	want := []Extra{{"a", Str("1")}, {"b", Str("")}, {"c", Str("3")}, {"d", Str("5")}, {"e", Null}}
-	if !slices.Equal(got.Extras, want) {
-		t.Errorf("merged extras %v, want %v", got.Extras, want)
+	if !slices.Equal(got.extras, want) {
+		t.Errorf("merged extras %v, want %v", got.extras, want)
 	}
-	if old.Extras[3].Value.S != "4" {
+	if old.extras[3].Value.S != "4" {
 		t.Error("Merge changed the old record")
 	}
-	if kept := Merge(old, teamWith()); !slices.Equal(kept.Extras, old.Extras) || Equal(kept, teamWith()) {
-		t.Errorf("a record without extras dropped the stored ones: %v", kept.Extras)
+	if kept := Merge(old, teamWith()); !slices.Equal(kept.extras, old.extras) || Equal(kept, teamWith()) {
+		t.Errorf("a record without extras dropped the stored ones: %v", kept.extras)
 	}
 	c := old.Clone()
-	c.Extras[0].Value = Str("changed")
-	if old.Extras[0].Value.S != "1" {
+	c.extras[0].Value = Str("changed")
+	if old.extras[0].Value.S != "1" {
 		t.Error("Clone shares the extras")
 	}
 }
@@ -81,7 +81,7 @@ func TestMergeOfWhatIsStoredKeepsTheDoc(t *testing.T) {
 	part := teamWith(Extra{"strNull", Null}, Extra{"strNew", Str("")})
 	for _, incoming := range []Record{r, stored, part, teamWith()} {
 		if got := string(EncodeDoc(Merge(stored, incoming))); got != doc {
-			t.Errorf("merging %v gave %s, want %s", incoming.Extras, got, doc)
+			t.Errorf("merging %v gave %s, want %s", incoming.extras, got, doc)
 		}
 	}
 	if got := string(EncodeDoc(Merge(stored, teamWith(Extra{"strNull", Str("now")})))); got == doc {

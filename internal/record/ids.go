@@ -64,7 +64,7 @@ func (r Record) CheckIDs() error {
 		return err
 	}
 	for _, p := range r.Kind.idPos {
-		v := r.Values[p]
+		v := r.values[p]
 		if !v.Valid || (v.S == "" && !r.Kind.isKey(p)) {
 			continue
 		}

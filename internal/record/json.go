@@ -28,17 +28,17 @@ func EncodeDoc(r Record) []byte {
 	keys := docKeys[r.Kind]
 	// Sized for the common case of nothing to escape, so the doc is allocated once.
 	n := 2
-	for i, v := range r.Values {
+	for i, v := range r.values {
 		if v.Valid {
 			n += len(r.Kind.Fields[i]) + len(v.S) + 6
 		}
 	}
-	for _, e := range r.Extras {
+	for _, e := range r.extras {
 		n += len(e.Name) + len(e.Value.S) + 8
 	}
 	b := make([]byte, 0, n+n/16)
 	b = append(b, '{')
-	for i, v := range r.Values {
+	for i, v := range r.values {
 		if !v.Valid {
 			continue
 		}
@@ -52,7 +52,7 @@ func EncodeDoc(r Record) []byte {
 		}
 		b = AppendString(b, v.S)
 	}
-	return append(appendExtras(b, r.Extras, false), '}')
+	return append(appendExtras(b, r.extras, false), '}')
 }
 
 // appendExtras appends the extras as fields of an object already holding fields (or "{"
@@ -244,7 +244,7 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 	}
 	r := k.NewRecord()
 	if extras > 0 {
-		r.Extras = make([]Extra, 0, extras)
+		r.extras = make([]Extra, 0, extras)
 	}
 	for _, f := range fields {
 		v := Null
@@ -252,9 +252,9 @@ func decodeDoc(k *Kind, s []byte, doc string) (Record, error) {
 			v = Str(at(f.val))
 		}
 		if f.pos >= 0 {
-			r.Values[f.pos] = v
+			r.values[f.pos] = v
 		} else {
-			r.Extras = append(r.Extras, Extra{Name: at(f.name), Value: v})
+			r.extras = append(r.extras, Extra{Name: at(f.name), Value: v})
 		}
 	}
 	return r, nil
@@ -294,13 +294,13 @@ func appendView(b []byte, r Record, v *View, numericIDs bool) []byte {
 		}
 		b = append(b, v.keys[i]...)
 		val := Null
-		if p := v.pos[i]; p < len(r.Values) {
-			val = r.Values[p]
+		if p := v.pos[i]; p < len(r.values) {
+			val = r.values[p]
 		}
 		b = AppendValue(b, f, val, numericIDs)
 	}
 	if v.Name == FullView {
-		b = appendExtras(b, r.Extras, numericIDs)
+		b = appendExtras(b, r.extras, numericIDs)
 	}
 	return append(b, '}')
 }

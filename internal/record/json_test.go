@@ -95,7 +95,7 @@ func TestEncodeDocRoundTrip(t *testing.T) {
 	}
 	back, err := DecodeDoc(Team, doc)
 	if err != nil || !Equal(back, r) {
-		t.Fatalf("round trip: %v %v", back.Values, err)
+		t.Fatalf("round trip: %v %v", back.values, err)
 	}
 }
 
@@ -105,9 +105,9 @@ func BenchmarkEncodeDoc(b *testing.B) {
 		switch {
 		case i%5 == 4:
 		case strings.HasPrefix(f, "str") && i%3 == 0:
-			r.Values[i] = Str("https://r2.thesportsdb.com/images/media/event/thumb/abcdef1234567890.jpg")
+			r.values[i] = Str("https://r2.thesportsdb.com/images/media/event/thumb/abcdef1234567890.jpg")
 		default:
-			r.Values[i] = Str("Value of " + f)
+			r.values[i] = Str("Value of " + f)
 		}
 	}
 	b.SetBytes(int64(len(EncodeDoc(r))))
@@ -196,14 +196,14 @@ func checkDecoded(t *testing.T, what, doc string, decode func(string) (Record, e
 		t.Fatalf("%s: %v", what, err)
 	}
 	got := map[string]*string{}
-	for i, v := range r.Values {
+	for i, v := range r.values {
 		if v.Valid {
 			got[Team.Fields[i]] = &v.S
 		} else if _, ok := want[Team.Fields[i]]; ok {
 			got[Team.Fields[i]] = nil
 		}
 	}
-	for _, e := range r.Extras {
+	for _, e := range r.extras {
 		if Team.Has(e.Name) {
 			t.Errorf("%s: %s read as an extra", what, e.Name)
 		}
@@ -234,7 +234,7 @@ func TestViewSize(t *testing.T) {
 	r := Event.NewRecord()
 	for i, f := range Event.Fields {
 		if i%3 != 0 {
-			r.Values[i] = Str("value of " + f)
+			r.values[i] = Str("value of " + f)
 		}
 	}
 	for name, v := range Event.Views {

@@ -87,7 +87,7 @@ func (k *Kind) View(name string) *View {
 
 // NewRecord returns an empty record of the kind: every field null.
 func (k *Kind) NewRecord() Record {
-	return Record{Kind: k, Values: make([]Value, len(k.Fields))}
+	return Record{Kind: k, values: make([]Value, len(k.Fields))}
 }
 
 // FullView names the view of every field, which answers also end with the record's extras.
@@ -120,14 +120,14 @@ func (v *View) Size(r Record) int {
 	}
 	n := v.fixed
 	for _, p := range v.pos {
-		if p < len(r.Values) && r.Values[p].Valid {
-			n += len(r.Values[p].S) + 2
+		if p < len(r.values) && r.values[p].Valid {
+			n += len(r.values[p].S) + 2
 		} else {
 			n += len("null")
 		}
 	}
 	if v.Name == FullView {
-		for _, e := range r.Extras {
+		for _, e := range r.extras {
 			n += len(e.Name) + len(e.Value.S) + 8
 		}
 	}

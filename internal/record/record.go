@@ -23,18 +23,21 @@ var Null = Value{}
 // Empty says whether the value carries nothing: null or "".
 func (v Value) Empty() bool { return !v.Valid || v.S == "" }
 
-// Record is one record: Values is aligned with Kind.Fields.
+// Record is one record of a kind. Its fields are read with Get and Str, set with Set, SetAt
+// and SetExtra; a record read from a store stays in its stored form until one of those, or
+// a Clone or Merge, needs its values.
 type Record struct {
-	Kind   *Kind
-	Values []Value
-	// Extras are the fields the record came with that its kind does not have, in the order
+	Kind *Kind
+	// values is aligned with Kind.Fields.
+	values []Value
+	// extras are the fields the record came with that its kind does not have, in the order
 	// they came. The public service adds fields over time: keeping them (stored, exported
 	// and answered after the known fields) means an import of tomorrow's answers loses
 	// nothing. Most records have none: nil.
-	Extras []Extra
+	extras []Extra
 
 	// doc is the record's stored form, and stored says the record is that form, not yet
-	// decoded (FromDoc): Values and Extras are then nil.
+	// decoded (FromDoc): values and extras are then nil.
 	doc    string
 	stored bool
 }
@@ -53,8 +56,8 @@ func (r Record) Get(field string) Value {
 		}
 		return docValue(r.doc, field)
 	}
-	if p := r.Kind.Pos(field); p >= 0 && p < len(r.Values) {
-		return r.Values[p]
+	if p := r.Kind.Pos(field); p >= 0 && p < len(r.values) {
+		return r.values[p]
 	}
 	return Null
 }
@@ -72,7 +75,50 @@ func (r Record) Set(field string, v Value) {
 	if p < 0 {
 		panic(fmt.Sprintf("record: %s has no field %s", r.Kind.Name, field))
 	}
-	r.Values[p] = v
+	r.values[p] = v
+}
+
+// SetAt sets the field at position pos of Kind.Fields, for a caller that has looked the
+// position up once for many records; it panics where Set does, or on a position out of range.
+func (r Record) SetAt(pos int, v Value) {
+	if r.stored {
+		panic("record: SetAt on a stored " + r.Kind.Name + " record")
+	}
+	r.values[pos] = v
+}
+
+// SetExtra sets a field the kind does not have: a name given twice keeps its first place
+// and its last value, as a known field given twice does. It panics on a field the kind has,
+// or on a record still in its stored form.
+func (r *Record) SetExtra(name string, v Value) {
+	if r.stored {
+		panic("record: SetExtra on a stored " + r.Kind.Name + " record")
+	}
+	if r.Kind.Has(name) {
+		panic(fmt.Sprintf("record: %s has a field %s: it is no extra", r.Kind.Name, name))
+	}
+	for i := range r.extras {
+		if r.extras[i].Name == name {
+			r.extras[i].Value = v
+			return
+		}
+	}
+	r.extras = append(r.extras, Extra{Name: name, Value: v})
+}
+
+// CheckFields says whether the record has a value, null or not, for every field of its
+// kind. A Record literal has none: records are made with Kind.NewRecord, FromDoc or a decode.
+func (r Record) CheckFields() error {
+	if r.stored || len(r.values) == len(r.Kind.Fields) {
+		return nil
+	}
+	return fmt.Errorf("%s record has %d values for %d fields", r.Kind.Name, len(r.values), len(r.Kind.Fields))
+}
+
+// Extras returns the fields the record has that its kind does not have, in the order they
+// came (nil for most records); the caller must not change them.
+func (r Record) Extras() []Extra {
+	return r.orEmpty().extras
 }
 
 // ErrNoID is returned for a record whose id fields are empty.
@@ -97,14 +143,14 @@ func (r Record) ID() (string, error) {
 // are kept, and new ones come after the old ones.
 func Merge(old, incoming Record) Record {
 	old, incoming = old.orEmpty(), incoming.orEmpty()
-	out := Record{Kind: old.Kind, Values: make([]Value, len(old.Kind.Fields))}
-	copy(out.Values, old.Values)
-	for i, v := range incoming.Values {
-		if i < len(out.Values) && replaces(v, out.Values[i]) {
-			out.Values[i] = v
+	out := Record{Kind: old.Kind, values: make([]Value, len(old.Kind.Fields))}
+	copy(out.values, old.values)
+	for i, v := range incoming.values {
+		if i < len(out.values) && replaces(v, out.values[i]) {
+			out.values[i] = v
 		}
 	}
-	out.Extras = mergeExtras(old.Extras, incoming.Extras)
+	out.extras = mergeExtras(old.extras, incoming.extras)
 	return out
 }
 
@@ -148,16 +194,16 @@ func Equal(a, b Record) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	if a.Kind != b.Kind || len(a.Values) != len(b.Values) || len(a.Extras) != len(b.Extras) {
+	if a.Kind != b.Kind || len(a.values) != len(b.values) || len(a.extras) != len(b.extras) {
 		return false
 	}
-	for i := range a.Values {
-		if a.Values[i] != b.Values[i] {
+	for i := range a.values {
+		if a.values[i] != b.values[i] {
 			return false
 		}
 	}
-	for i := range a.Extras {
-		if a.Extras[i] != b.Extras[i] {
+	for i := range a.extras {
+		if a.extras[i] != b.extras[i] {
 			return false
 		}
 	}
@@ -168,9 +214,9 @@ func Equal(a, b Record) bool {
 // stored form is decoded (see orEmpty).
 func (r Record) Clone() Record {
 	r = r.orEmpty()
-	v := make([]Value, len(r.Values))
-	copy(v, r.Values)
-	return Record{Kind: r.Kind, Values: v, Extras: cloneExtras(r.Extras)}
+	v := make([]Value, len(r.values))
+	copy(v, r.values)
+	return Record{Kind: r.Kind, values: v, extras: cloneExtras(r.extras)}
 }
 
 // orEmpty is the record decoded, or, for a stored form that does not decode, a record of its

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -87,7 +88,7 @@ func TestMerge(t *testing.T) {
 	summary.Set("strDescriptionEN", Str(""))
 	m := Merge(full, summary)
 	if m.Str("strDescriptionEN") != "long text" || m.Str("strResult") != "2-1" {
-		t.Fatalf("merge lost or kept the wrong value: %v", m.Values)
+		t.Fatalf("merge lost or kept the wrong value: %v", m.values)
 	}
 }
 
@@ -129,5 +130,63 @@ func BenchmarkFold(b *testing.B) {
 		for _, n := range names {
 			_ = Fold(n)
 		}
+	}
+}
+
+// SetExtra keeps a repeated name in its first place with its last value, and the extras
+// come after the known fields in the full view.
+func TestSetExtra(t *testing.T) {
+	r := Team.NewRecord()
+	r.Set("idTeam", Str("1"))
+	r.SetExtra("strNew", Str("a"))
+	r.SetExtra("strOther", Null)
+	r.SetExtra("strNew", Str("b"))
+	want := []Extra{{Name: "strNew", Value: Str("b")}, {Name: "strOther", Value: Null}}
+	if got := r.Extras(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("extras %v, want %v", got, want)
+	}
+	full, err := AppendView(nil, r, Team.View("full"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tail := `,"strNew":"b","strOther":null}`; !strings.HasSuffix(string(full), tail) {
+		t.Errorf("full view %s does not end with %s", full, tail)
+	}
+	back, err := DecodeDoc(Team, EncodeDoc(r))
+	if err != nil || !Equal(back, r) {
+		t.Errorf("decoded %v (%v), want %v", back, err, r)
+	}
+}
+
+// The setters refuse what would be a programming error: a known field as an extra, a
+// record still in stored form.
+func TestSettersPanic(t *testing.T) {
+	stored := FromDoc(Team, string(EncodeDoc(Team.NewRecord())))
+	for name, set := range map[string]func(){
+		"known field as extra": func() { r := Team.NewRecord(); r.SetExtra("strTeam", Str("x")) },
+		"SetExtra on stored":   func() { stored.SetExtra("strNew", Str("x")) },
+		"SetAt on stored":      func() { stored.SetAt(0, Str("x")) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			set()
+		}()
+	}
+}
+
+// CheckFields tells a made record from a Record literal of a kind.
+func TestCheckFields(t *testing.T) {
+	if err := Team.NewRecord().CheckFields(); err != nil {
+		t.Errorf("new record: %v", err)
+	}
+	if err := FromDoc(Team, `{}`).CheckFields(); err != nil {
+		t.Errorf("stored record: %v", err)
+	}
+	if err := (Record{Kind: Team}).CheckFields(); err == nil {
+		t.Error("record literal passed")
 	}
 }

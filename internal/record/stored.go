@@ -11,8 +11,8 @@ import (
 // decoding every record and encoding it again. Get reads one field from the doc; Decoded,
 // Clone, Merge and the writes decode it whole.
 
-// FromDoc returns the record of kind k whose stored form is doc, not decoded: its Values and
-// Extras stay nil until Decoded. doc must be a string the record may keep (a database
+// FromDoc returns the record of kind k whose stored form is doc, not decoded: its values and
+// extras stay nil until Decoded. doc must be a string the record may keep (a database
 // driver's fresh string, or a copy). A doc that does not decode is an error of Decoded and
 // AppendView; Get reads its fields as null.
 func FromDoc(k *Kind, doc string) Record { return Record{Kind: k, doc: doc, stored: true} }

@@ -66,11 +66,11 @@ func TestStoredRandomRecords(t *testing.T) {
 	for _, k := range Kinds {
 		for range 200 {
 			r := k.NewRecord()
-			for i := range r.Values {
-				r.Values[i] = value()
+			for i := range r.values {
+				r.values[i] = value()
 			}
 			for j := range rng.IntN(3) {
-				r.Extras = append(r.Extras, Extra{Name: []string{"strNew", "idNew", "intNew"}[j], Value: value()})
+				r.extras = append(r.extras, Extra{Name: []string{"strNew", "idNew", "intNew"}[j], Value: value()})
 			}
 			checkStored(t, k, string(EncodeDoc(r)))
 		}

@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"errors"
 	"fmt"
 
 	"sportsdb/internal/record"
@@ -43,17 +42,7 @@ func (b *Batch) Len() int { return b.n }
 
 // Add buffers a record: merged into a buffered record of the same id, or replacing it.
 func (b *Batch) Add(r record.Record, replace bool) error {
-	if r.Kind == nil {
-		return errors.New("record has no kind")
-	}
-	r, err := r.Decoded()
-	if err != nil {
-		return err
-	}
-	if len(r.Values) != len(r.Kind.Fields) {
-		return fmt.Errorf("%s record has %d values for %d fields", r.Kind.Name, len(r.Values), len(r.Kind.Fields))
-	}
-	id, err := r.ID()
+	r, id, err := writable(r)
 	if err != nil {
 		return err
 	}

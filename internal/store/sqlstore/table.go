@@ -1,7 +1,7 @@
 package sqlstore
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 
 	"sportsdb/internal/record"
@@ -40,21 +40,27 @@ const AnalyzeAfter = 10_000
 
 // NewRow computes the stored form of a record.
 func NewRow(r record.Record) (Row, error) {
-	if r.Kind == nil {
-		return Row{}, fmt.Errorf("record has no kind")
-	}
-	r, err := r.Decoded()
-	if err != nil {
-		return Row{}, err
-	}
-	if len(r.Values) != len(r.Kind.Fields) {
-		return Row{}, fmt.Errorf("%s record has %d values for %d fields", r.Kind.Name, len(r.Values), len(r.Kind.Fields))
-	}
-	id, err := r.ID()
+	r, id, err := writable(r)
 	if err != nil {
 		return Row{}, err
 	}
 	return Row{ID: id, Doc: string(record.EncodeDoc(r)), Index: IndexValues(r)}, nil
+}
+
+// writable is a record to write, decoded, and its id; or why it cannot be written.
+func writable(r record.Record) (record.Record, string, error) {
+	if r.Kind == nil {
+		return r, "", errors.New("record has no kind")
+	}
+	r, err := r.Decoded()
+	if err != nil {
+		return r, "", err
+	}
+	if err := r.CheckFields(); err != nil {
+		return r, "", err
+	}
+	id, err := r.ID()
+	return r, id, err
 }
 
 // IndexValues are what a record keeps in its kind's index columns, in k.Indexed order.
