@@ -5,7 +5,7 @@ import (
 	"compress/gzip"
 	"container/list"
 	"context"
-	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/clock"
@@ -568,9 +570,17 @@ var (
 	gzipEncoding       = []string{"gzip"}
 )
 
+// etagOf is the entity tag of an answer: a 64-bit hash of its bytes, the same in every
+// replica and after a restart, so a client's If-None-Match is answered by any of them. The
+// tag only tells versions of one URL's answer apart, and needs no cryptographic strength:
+// xxHash64 reads a day's events (2.7 MB) in 0.17 ms where SHA-256 took 1.4 ms, and
+// hashing was 5% of the CPU of the mixed workload's answers (docs/PERFORMANCE.md).
 func etagOf(body []byte) string {
-	sum := sha256.Sum256(body)
-	return `"` + hex.EncodeToString(sum[:12]) + `"`
+	var b [2 + 16]byte
+	b[0] = '"'
+	hex.Encode(b[1:17], binary.BigEndian.AppendUint64(nil, xxhash.Sum64(body)))
+	b[17] = '"'
+	return string(b[:])
 }
 
 func etagMatches(header, etag string) bool {
