@@ -196,11 +196,14 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 	return func() { _ = hs.Close() }, nil
 }
 
-// goHeadroomMB is the Go memory a server needs besides its response cache: answers being
-// computed (a day's events at full scale is a few megabytes, decoded first), connections'
-// buffers, the rate limiter's windows (96 MiB), and the name index of the searches
-// (internal/store/nameindex: 65 MiB at full scale).
-const goHeadroomMB = 96 + 64
+// goHeadroomMB is the Go memory a server needs besides its response cache: the name index
+// of the searches (internal/store/nameindex: 65 MiB at full scale), answers being computed
+// (a day's events at full scale is a few megabytes), connections' buffers and the rate
+// limiter's windows. The process holds more than the Go limit: SQLite's page caches and
+// statements (about 40 MiB at full scale) and the mapped program (19 MiB). With 86 MiB
+// beside the index instead of 96, the full-scale benchmark's peak RSS fell from 299-301 MiB
+// to 291 MiB with the same throughput (docs/PERFORMANCE.md, eleventh round).
+const goHeadroomMB = 86 + 64
 
 // limitGoMemory gives the Go runtime a soft memory limit of the response cache's budget plus
 // headroom, unless GOMEMLIMIT sets one. Without it the collector lets the heap grow to twice
