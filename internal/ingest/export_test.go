@@ -166,7 +166,7 @@ func TestEveryKindRoundTrips(t *testing.T) {
 				case n == 1 && i%3 == 1 && !isKey(k, f):
 					// left null: a partial record must be recognised too
 				case strings.HasPrefix(f, "id"):
-					r.SetAt(i, record.Str(fmt.Sprint(100 + n)))
+					r.SetAt(i, record.Str(fmt.Sprint(100+n)))
 				default:
 					r.SetAt(i, record.Str(fmt.Sprintf("%s %s %d", k.Name, f, n)))
 				}
