@@ -74,6 +74,7 @@ type cacheEntry struct {
 	byteLen    int // memory the entry holds
 	// spillable marks a large answer kept in memory until it is asked again, when it moves
 	// to a file (toFile); moving is set, under the cache's lock, once that move has begun.
+	// Large answers in memory have an LRU and a share of the budget of their own (large).
 	spillable bool
 	moving    bool
 	// reads are the kinds the answer read as a whole, deps the records it read by id or by
@@ -98,13 +99,20 @@ type responseCache struct {
 	mu           sync.Mutex
 	used         int
 	entries      map[string]*cacheEntry
-	lru          *list.List // entries whose body is in memory
+	lru          *list.List // entries whose body is in memory, but for the large ones
+	// large is the LRU of the large answers in memory (spillable), largeUsed their part of
+	// used, at most budget/largeShare.
+	large     *list.List
+	largeUsed int
 	// spill is nil when large answers are not kept in files; spilled is their LRU.
 	spill     *spillDir
 	spilled   *list.List
 	spillUsed int64
-	warn      func(msg string, err error)
-	warnOnce  sync.Once
+	// evicted remembers the large answers that left memory before they were asked again:
+	// the next computation of one goes to its file at once.
+	evicted  keyRing
+	warn     func(msg string, err error)
+	warnOnce sync.Once
 	// flights are the computations running, by key: concurrent misses of one answer wait
 	// for the first one's result instead of each computing it.
 	flights map[string]*flight
@@ -126,8 +134,18 @@ type responseCache struct {
 func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillDir) *responseCache {
 	return &responseCache{versions: newVersionGate(dataVersion), now: time.Now, ttl: cacheTTL, stale: staleLimit,
 		refreshSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), budget: budget,
-		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
-		hits: func() {}, misses: func() {}, refreshes: func() {}, warn: func(string, error) {}}
+		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), large: list.New(), spilled: list.New(), spill: spill,
+		evicted: newKeyRing(spillKeys(spill)),
+		hits:    func() {}, misses: func() {}, refreshes: func() {}, warn: func(string, error) {}}
+}
+
+// spillKeys is how many evicted large answers the cache remembers: as many as the spill
+// directory can hold.
+func spillKeys(spill *spillDir) int {
+	if spill == nil {
+		return 0
+	}
+	return int(min(spill.budget/spillMinBytes, 1<<20))
 }
 
 func cacheKey(r *http.Request, t target, tier store.Tier) string {
@@ -352,10 +370,12 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 // put keeps an entry. A large answer stays in memory until it is asked again: most answers
 // of a wide working set are asked once, and a file made for one of those is pure cost (at
 // first sight the file's creation took more CPU than computing the answer, docs/PERFORMANCE.md).
-// One too large for the memory budget goes to its file at once.
+// Large answers in memory have their own share of the budget, so a run of them asked once
+// never pushes the small answers out. One that left memory before it was asked again, and
+// one too large for the memory budget, go to their file at once.
 func (c *responseCache) put(e *cacheEntry) {
 	large := c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8
-	if large && e.size+len(e.key)+256 > c.budget/8 {
+	if large && (e.size+len(e.key)+256 > c.budget/answerShare || c.askedAgain(e.key)) {
 		if path, ok := c.spillBody(e.body); ok {
 			e.file, e.body = path, nil
 		}
@@ -363,7 +383,7 @@ func (c *responseCache) put(e *cacheEntry) {
 		e.spillable = large
 	}
 	e.byteLen = len(e.body) + len(e.key) + 256
-	if e.byteLen > c.budget/8 {
+	if e.byteLen > c.budget/answerShare {
 		return // one answer may not crowd out the rest
 	}
 	c.mu.Lock()
@@ -374,11 +394,21 @@ func (c *responseCache) put(e *cacheEntry) {
 	c.insert(e)
 }
 
+// askedAgain says whether key is that of a large answer evicted from memory, and forgets it.
+func (c *responseCache) askedAgain(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.evicted.take(xxhash.Sum64String(key))
+}
+
 // insert adds an entry to the cache, its LRU and its budgets; c.mu is held.
 func (c *responseCache) insert(e *cacheEntry) {
 	e.elem = c.listOf(e).PushFront(e)
 	c.entries[e.key] = e
 	c.used += e.byteLen
+	if c.inLarge(e) {
+		c.largeUsed += e.byteLen
+	}
 	if e.file != "" {
 		c.spillUsed += int64(e.size)
 		for c.spillUsed > c.spill.budget {
@@ -429,12 +459,22 @@ func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 	return f
 }
 
-// evict removes least recently used entries until the memory budget holds, those in memory
-// first.
+// The large answers in memory hold at most 1/largeShare of the memory budget together, and
+// no answer in memory holds more than 1/answerShare of it.
+const (
+	largeShare  = 4
+	answerShare = 8
+)
+
+// evict removes least recently used entries until the memory budgets hold: large answers in
+// memory first (their keys are remembered, so that one asked again gets a file), then the
+// other answers in memory, then the entries of files.
 func (c *responseCache) evict() {
-	for c.used > c.budget {
-		back := c.lru.Back()
-		if back == nil {
+	for c.used > c.budget || c.largeUsed > c.budget/largeShare {
+		back := c.large.Back()
+		if back != nil {
+			c.evicted.add(xxhash.Sum64String(back.Value.(*cacheEntry).key))
+		} else if back = c.lru.Back(); back == nil {
 			back = c.spilled.Back()
 		}
 		c.remove(back.Value.(*cacheEntry))
@@ -442,16 +482,25 @@ func (c *responseCache) evict() {
 }
 
 func (c *responseCache) listOf(e *cacheEntry) *list.List {
-	if e.file != "" {
+	switch {
+	case e.file != "":
 		return c.spilled
+	case c.inLarge(e):
+		return c.large
 	}
 	return c.lru
 }
+
+// inLarge says whether an entry is a large answer held in memory.
+func (c *responseCache) inLarge(e *cacheEntry) bool { return e.spillable && e.file == "" }
 
 func (c *responseCache) remove(e *cacheEntry) {
 	c.listOf(e).Remove(e.elem)
 	delete(c.entries, e.key)
 	c.used -= e.byteLen
+	if c.inLarge(e) {
+		c.largeUsed -= e.byteLen
+	}
 	if e.file != "" {
 		c.spillUsed -= int64(e.size)
 		// A request sending the file keeps it open; the system frees it after that.
@@ -468,6 +517,9 @@ func (c *responseCache) grow(e *cacheEntry, n int) {
 	}
 	e.byteLen += n
 	c.used += n
+	if c.inLarge(e) {
+		c.largeUsed += n
+	}
 	c.evict()
 }
 

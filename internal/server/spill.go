@@ -64,3 +64,41 @@ func (s *spillDir) Close() error {
 	s.dir, s.err = "", os.ErrClosed
 	return err
 }
+
+// keyRing is a bounded set of key hashes, the oldest forgotten first when it is full.
+type keyRing struct {
+	at   map[uint64]int // hash → its slot in ring
+	ring []uint64
+	next int // the slot the next hash takes once ring is full
+	max  int
+}
+
+func newKeyRing(n int) keyRing { return keyRing{at: map[uint64]int{}, max: n} }
+
+// add remembers h.
+func (k *keyRing) add(h uint64) {
+	if _, ok := k.at[h]; ok || k.max == 0 {
+		return
+	}
+	if len(k.ring) < k.max {
+		k.at[h] = len(k.ring)
+		k.ring = append(k.ring, h)
+		return
+	}
+	// The slot's hash may have been taken, or taken and added again elsewhere: forget it only
+	// where it is still this slot's.
+	if old := k.ring[k.next]; func() bool { i, ok := k.at[old]; return ok && i == k.next }() {
+		delete(k.at, old)
+	}
+	k.ring[k.next], k.at[h] = h, k.next
+	k.next = (k.next + 1) % k.max
+}
+
+// take says whether h is remembered, and forgets it.
+func (k *keyRing) take(h uint64) bool {
+	if _, ok := k.at[h]; !ok {
+		return false
+	}
+	delete(k.at, h)
+	return true
+}

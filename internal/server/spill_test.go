@@ -254,3 +254,102 @@ func TestCacheSpillsAnswerTooLargeForMemoryAtOnce(t *testing.T) {
 		t.Fatalf("computed %d times, want 1", computed.Load())
 	}
 }
+
+// Large answers asked once hold their own share of the memory budget: a run of them never
+// pushes out the small answers. One that left memory before it was asked again goes to its
+// file when it is computed the second time, and is served from there after that.
+func TestCacheLargeAnswersAskedOnceKeepToTheirShare(t *testing.T) {
+	base := t.TempDir()
+	const budget = 1 << 20
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, budget, newSpillDir(base, 64<<20))
+	defer c.Close()
+	computed := map[string]int{}
+	next := func(w http.ResponseWriter, r *http.Request) {
+		d := r.URL.Query().Get("d")
+		computed[d]++
+		if strings.HasPrefix(d, "small") {
+			w.Write([]byte(`{"events":[{"idEvent":"` + d + `"}]}`))
+			return
+		}
+		w.Write(largeAnswer(d, 40<<10))
+	}
+	tg, _ := parseTarget("/api/v1/json/k/eventsday.php")
+	get := func(d string) {
+		t.Helper()
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d="+d, nil)
+		rec := httptest.NewRecorder()
+		c.serve(rec, req, tg, store.Premium, next)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), d) {
+			t.Fatalf("%s: status %d, %d bytes", d, rec.Code, rec.Body.Len())
+		}
+	}
+	for i := range 50 {
+		get(fmt.Sprint("small", i))
+	}
+	// 60 large answers of 40 KiB, 2.4 MiB in all, against a budget of 1 MiB.
+	for i := range 60 {
+		get(fmt.Sprint("large", i))
+	}
+	if c.largeUsed > budget/largeShare || c.used > budget {
+		t.Fatalf("large answers hold %d bytes, all %d; budget %d", c.largeUsed, c.used, budget)
+	}
+	if files := spillFiles(t, base); len(files) != 0 {
+		t.Fatalf("spill files for answers asked once: %d, want none", len(files))
+	}
+	for i := range 50 {
+		get(fmt.Sprint("small", i))
+	}
+	for i := range 50 {
+		if n := computed[fmt.Sprint("small", i)]; n != 1 {
+			t.Fatalf("small%d computed %d times after the large answers, want once", i, n)
+		}
+	}
+	// large0 left memory long ago: computed again, it goes to a file; then it is a hit.
+	for range 3 {
+		get("large0")
+	}
+	if n := computed["large0"]; n != 2 {
+		t.Fatalf("large0 computed %d times, want 2", n)
+	}
+	if files := spillFiles(t, base); len(files) != 1 {
+		t.Fatalf("spill files after large0 was asked again: %d, want one", len(files))
+	}
+	// The last large answer is still in memory: asked again, it moves to its file.
+	get("large59")
+	if n := computed["large59"]; n != 1 {
+		t.Fatalf("large59 computed %d times, want once", n)
+	}
+	if files := spillFiles(t, base); len(files) != 2 {
+		t.Fatalf("spill files after large59 was asked again: %d, want two", len(files))
+	}
+}
+
+// The ring of evicted keys is bounded and forgets the oldest first; a key taken is gone, and
+// a key added again after it was taken is remembered in its new place only.
+func TestKeyRing(t *testing.T) {
+	k := newKeyRing(3)
+	for _, h := range []uint64{1, 2, 3} {
+		k.add(h)
+	}
+	if !k.take(2) || k.take(2) {
+		t.Fatal("take 2: want true once")
+	}
+	k.add(4) // replaces 1, the oldest
+	k.add(2) // takes the slot 2 had before it was taken: 3 stays
+	if k.take(1) {
+		t.Error("1 still remembered after two more adds to a full ring of 3")
+	}
+	for _, h := range []uint64{3, 4, 2} {
+		if !k.take(h) {
+			t.Errorf("%d forgotten", h)
+		}
+	}
+	if len(k.at) != 0 || len(k.ring) != 3 {
+		t.Errorf("after taking all: %d remembered, ring of %d", len(k.at), len(k.ring))
+	}
+	none := newKeyRing(0)
+	none.add(1)
+	if none.take(1) {
+		t.Error("a ring of no keys remembered one")
+	}
+}
