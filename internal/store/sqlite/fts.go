@@ -126,7 +126,7 @@ func seqIndex(q store.Query) (string, bool) {
 // When q has a limit and a narrow index answers it (seqIndex), and q has lookups, the
 // statement selects the seqs of the records on that index, and seqs is true: the caller
 // reads their docs with docsSQL.
-func selectSQL(q store.Query) (query string, args []any, lookups []*ftsLookup, seqs bool, err error) {
+func selectSQL(q store.Query, ordered []tableIndex) (query string, args []any, lookups []*ftsLookup, seqs bool, err error) {
 	d := sqlstore.SQLite
 	d.Substring = func(b *sqlstore.Builder, k *record.Kind, col, needle string) string {
 		if !slices.Contains(ftsColumns[k], col) || !trigramNeedle(needle) {
@@ -143,7 +143,7 @@ func selectSQL(q store.Query) (query string, args []any, lookups []*ftsLookup, s
 		}
 		lookups = nil // a plain query: the table's own indexes serve it
 	}
-	query, args, err = sqlstore.Select(d, q)
+	query, args, err = sqlstore.SelectFrom(d, q, fromOrdered(ordered, q))
 	return query, args, lookups, false, err
 }
 

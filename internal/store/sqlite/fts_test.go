@@ -53,7 +53,7 @@ var indexOnly = func() sqlstore.Dialect {
 // findSQL is the statement Find runs for q, with its arguments.
 func findSQL(t testing.TB, s *Store, q store.Query) (string, []any) {
 	t.Helper()
-	query, args, lookups, _, err := selectSQL(q)
+	query, args, lookups, _, err := selectSQL(q, s.ordered[q.Kind])
 	if err != nil {
 		t.Fatal(err)
 	}

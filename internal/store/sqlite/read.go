@@ -13,7 +13,7 @@ import (
 // Find returns the records the query selects. Get, Scan, Count and the key store are
 // sqlstore's.
 func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
-	query, args, lookups, seqs, err := selectSQL(q)
+	query, args, lookups, seqs, err := selectSQL(q, s.ordered[q.Kind])
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: find: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/sqlstore"
 )
@@ -57,9 +58,10 @@ const (
 type Store struct {
 	*sqlstore.DB // Get, Scan, Count and the key store
 	read         *sql.DB
-	readConns    int       // the read pool's size
-	rowCounts    rowCounts // the searches' row estimates (fts.go)
-	stmts        stmts     // Find's prepared statements (stmts.go)
+	readConns    int                           // the read pool's size
+	rowCounts    rowCounts                     // the searches' row estimates (fts.go)
+	stmts        stmts                         // Find's prepared statements (stmts.go)
+	ordered      map[*record.Kind][]tableIndex // the tables' indexes, for Find's ordered reads (order.go)
 	write        *sql.DB
 	version      *versionReader
 	shm          *shmHold
@@ -120,6 +122,9 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {
 		return nil, errors.Join(err, s.version.close(), read.Close(), write.Close())
+	}
+	if s.ordered, err = readIndexes(ctx, write); err != nil {
+		return nil, errors.Join(mapErr(err), s.version.close(), read.Close(), write.Close())
 	}
 	return s, nil
 }

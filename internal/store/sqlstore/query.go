@@ -112,6 +112,15 @@ func Select(d Dialect, q store.Query) (string, []any, error) {
 	return selectFrom(d, q, "doc", Table(q.Kind))
 }
 
+// SelectFrom is Select from the table as from names it (the table itself, or with an index
+// to use).
+func SelectFrom(d Dialect, q store.Query, from string) (string, []any, error) {
+	if q.Kind == nil {
+		return "", nil, fmt.Errorf("%w: query names no kind", store.ErrBadQuery)
+	}
+	return selectFrom(d, q, "doc", from)
+}
+
 // SelectSeqs is Select of the seq column only, from the table as from names it (the table
 // itself, or with an index to use): a search that reads many rows to keep a few can sort and
 // cut them on a narrow index and read the docs of only those it keeps.
