@@ -38,7 +38,10 @@ var pragmas = []string{
 }
 
 // Page cache sizes, in KiB. The readers get a small one: a page they miss comes from the
-// operating system's file cache, which they share. The writer gets a large one because an
+// operating system's file cache, which they share. Each 4 KiB page takes an 8 KiB block of
+// the driver's allocator, so nine readers of 3 MiB held about 54 MiB; with 2 MiB a server
+// that answered the cold and mixed workloads at full scale peaked at 299 MiB instead of
+// 314-319, at the same rates (docs/PERFORMANCE.md, eleventh round). The writer gets a large one because an
 // import rewrites the same b-tree pages over and over, but only while it writes (see Write):
 // between writes it has a reader's.
 //
@@ -50,7 +53,7 @@ var pragmas = []string{
 // during writes: counted while idle, it let the readers hold three times the pages
 // (docs/PERFORMANCE.md, "Measured decisions in the code").
 const (
-	readCacheKiB  = 3 << 10
+	readCacheKiB  = 2 << 10
 	writeCacheKiB = 64 << 10
 )
 
