@@ -37,8 +37,9 @@
 #      dataset into a new SQLite file.
 #   7. PostgreSQL (PG=on): imports an export of the dataset into a fresh schema (timed), starts
 #      one replica on it with Redis limits and an empty cache, sends it the cold list once
-#      (cold-pg), drives mixed against it (mixed-pg), then starts a second replica on the same
-#      PostgreSQL and Redis and drives mixed round-robin over both (mixed-pg-2).
+#      (cold-pg), restarts it and drives mixed against it (mixed-pg), then restarts it beside
+#      a second replica on the same PostgreSQL and Redis and drives mixed round-robin over
+#      both (mixed-pg-2); every run's replicas start with empty caches.
 #   8. live (LIVE=on): runs bench/live.sh if it exists; the JSON lines it prints join the results.
 #   9. prints the table and the targets, writes them to $BENCH_DATA/results/, stops every
 #      process it started (also on Ctrl-C or error). Exits non-zero on a broken run (errors,
@@ -551,8 +552,18 @@ postgres() {
 		say "cold on PostgreSQL: the cold list once, one replica with Redis limits and an empty cache"
 		drive cold-pg sportsdb "$PG1_ADDR" "$RUN/lists/cold-pg.txt" 0 -once -d "$COLD_DURATION" >/dev/null
 	fi
-	say "mixed on PostgreSQL: one replica, then two round-robin"
+	# Each mixed run starts from empty response caches: a replica that kept the answers of
+	# the run before would make the second run's figure the cache's.
+	say "mixed on PostgreSQL: one replica, then two round-robin, each run from empty caches"
+	alive "$pg1" sportsdb-pg1
+	stop "$pg1"
+	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
+	pg1=$SERVER_PID
 	drive mixed-pg sportsdb "$PG1_ADDR" "$RUN/lists/mixed-pg.txt" >/dev/null
+	alive "$pg1" sportsdb-pg1
+	stop "$pg1"
+	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
+	pg1=$SERVER_PID
 	start_server sportsdb-pg2 "$dsn" "$PG2_ADDR" --redis "$BENCH_REDIS"
 	pg2=$SERVER_PID
 	drive mixed-pg-2 sportsdb "$PG1_ADDR,$PG2_ADDR" "$RUN/lists/mixed-pg.txt" >/dev/null
