@@ -74,7 +74,6 @@ type cacheEntry struct {
 	byteLen    int // memory the entry holds
 	// spillable marks a large answer kept in memory until it is asked again, when it moves
 	// to a file (toFile); moving is set, under the cache's lock, once that move has begun.
-	// Large answers in memory have an LRU and a share of the budget of their own (large).
 	spillable bool
 	moving    bool
 	// reads are the kinds the answer read as a whole, deps the records it read by id or by
@@ -99,11 +98,7 @@ type responseCache struct {
 	mu           sync.Mutex
 	used         int
 	entries      map[string]*cacheEntry
-	lru          *list.List // entries whose body is in memory, but for the large ones
-	// large is the LRU of the large answers in memory (spillable), largeUsed their part of
-	// used, at most budget/largeShare.
-	large     *list.List
-	largeUsed int
+	lru          *list.List // entries whose body is in memory
 	// spill is nil when large answers are not kept in files; spilled is their LRU.
 	spill     *spillDir
 	spilled   *list.List
@@ -134,7 +129,7 @@ type responseCache struct {
 func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillDir) *responseCache {
 	return &responseCache{versions: newVersionGate(dataVersion), now: time.Now, ttl: cacheTTL, stale: staleLimit,
 		refreshSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), budget: budget,
-		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), large: list.New(), spilled: list.New(), spill: spill,
+		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
 		evicted: newKeyRing(spillKeys(spill)),
 		hits:    func() {}, misses: func() {}, refreshes: func() {}, warn: func(string, error) {}}
 }
@@ -370,12 +365,16 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 // put keeps an entry. A large answer stays in memory until it is asked again: most answers
 // of a wide working set are asked once, and a file made for one of those is pure cost (at
 // first sight the file's creation took more CPU than computing the answer, docs/PERFORMANCE.md).
-// Large answers in memory have their own share of the budget, so a run of them asked once
-// never pushes the small answers out. One that left memory before it was asked again, and
-// one too large for the memory budget, go to their file at once.
+// One that left memory before it was asked again, and one too large for the memory budget,
+// go to their file at once.
+//
+// Large answers share the memory budget with the small ones. Given a share of their own, so
+// that a run of them could not push the small answers out, they left the budget to many
+// more small answers, whose entries the collector marks: at full scale the cold workload
+// lost a quarter of its rate to the collector (docs/PERFORMANCE.md, eleventh round).
 func (c *responseCache) put(e *cacheEntry) {
 	large := c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8
-	if large && (e.size+len(e.key)+256 > c.budget/answerShare || c.askedAgain(e.key)) {
+	if large && (e.size+len(e.key)+256 > c.budget/8 || c.askedAgain(e.key)) {
 		if path, ok := c.spillBody(e.body); ok {
 			e.file, e.body = path, nil
 		}
@@ -383,7 +382,7 @@ func (c *responseCache) put(e *cacheEntry) {
 		e.spillable = large
 	}
 	e.byteLen = len(e.body) + len(e.key) + 256
-	if e.byteLen > c.budget/answerShare {
+	if e.byteLen > c.budget/8 {
 		return // one answer may not crowd out the rest
 	}
 	c.mu.Lock()
@@ -406,9 +405,6 @@ func (c *responseCache) insert(e *cacheEntry) {
 	e.elem = c.listOf(e).PushFront(e)
 	c.entries[e.key] = e
 	c.used += e.byteLen
-	if c.inLarge(e) {
-		c.largeUsed += e.byteLen
-	}
 	if e.file != "" {
 		c.spillUsed += int64(e.size)
 		for c.spillUsed > c.spill.budget {
@@ -459,48 +455,34 @@ func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 	return f
 }
 
-// The large answers in memory hold at most 1/largeShare of the memory budget together, and
-// no answer in memory holds more than 1/answerShare of it.
-const (
-	largeShare  = 4
-	answerShare = 8
-)
-
-// evict removes least recently used entries until the memory budgets hold: large answers in
-// memory first (their keys are remembered, so that one asked again gets a file), then the
-// other answers in memory, then the entries of files.
+// evict removes least recently used entries until the memory budget holds, those in memory
+// first. The keys of large answers it removes from memory are remembered, so that one asked
+// again gets a file.
 func (c *responseCache) evict() {
-	for c.used > c.budget || c.largeUsed > c.budget/largeShare {
-		back := c.large.Back()
-		if back != nil {
-			c.evicted.add(xxhash.Sum64String(back.Value.(*cacheEntry).key))
-		} else if back = c.lru.Back(); back == nil {
+	for c.used > c.budget {
+		back := c.lru.Back()
+		if back == nil {
 			back = c.spilled.Back()
 		}
-		c.remove(back.Value.(*cacheEntry))
+		e := back.Value.(*cacheEntry)
+		if e.spillable {
+			c.evicted.add(xxhash.Sum64String(e.key))
+		}
+		c.remove(e)
 	}
 }
 
 func (c *responseCache) listOf(e *cacheEntry) *list.List {
-	switch {
-	case e.file != "":
+	if e.file != "" {
 		return c.spilled
-	case c.inLarge(e):
-		return c.large
 	}
 	return c.lru
 }
-
-// inLarge says whether an entry is a large answer held in memory.
-func (c *responseCache) inLarge(e *cacheEntry) bool { return e.spillable && e.file == "" }
 
 func (c *responseCache) remove(e *cacheEntry) {
 	c.listOf(e).Remove(e.elem)
 	delete(c.entries, e.key)
 	c.used -= e.byteLen
-	if c.inLarge(e) {
-		c.largeUsed -= e.byteLen
-	}
 	if e.file != "" {
 		c.spillUsed -= int64(e.size)
 		// A request sending the file keeps it open; the system frees it after that.
@@ -517,9 +499,6 @@ func (c *responseCache) grow(e *cacheEntry, n int) {
 	}
 	e.byteLen += n
 	c.used += n
-	if c.inLarge(e) {
-		c.largeUsed += n
-	}
 	c.evict()
 }
 
