@@ -143,6 +143,10 @@ func selectSQL(q store.Query, ordered []tableIndex) (query string, args []any, l
 		}
 		lookups = nil // a plain query: the table's own indexes serve it
 	}
+	if or, from, ok := branchIndexes(ordered, q); ok {
+		query, args, err = sqlstore.SelectBranches(d, q, or, from)
+		return query, args, nil, false, err
+	}
 	query, args, err = sqlstore.SelectFrom(d, q, fromOrdered(ordered, q))
 	return query, args, lookups, false, err
 }

@@ -131,6 +131,65 @@ func SelectSeqs(d Dialect, q store.Query, from string) (string, []any, error) {
 	return selectFrom(d, q, "seq", from)
 }
 
+// SelectBranches is Select of a query with a limit whose condition q.Where[or] is an Or, each
+// of whose branches an index reads in the order of q's first sort key: from[i] is the table
+// as it names branch i's index. Each branch selects, on its index, its rows whose first sort
+// value is up to that of its Limit-th row (all of them when it has fewer), ties included;
+// those rows are then sorted and cut. A row of the answer is among the first Limit of its
+// branch by that value, so the branches keep every row the answer holds, and the statement
+// answers what Select's does, reading a few index entries per branch where Select's reads
+// every selected row, doc and all, to sort them.
+//
+// The first sort key must be an index's column, not numeric, and not the id.
+func SelectBranches(d Dialect, q store.Query, or int, from []string) (string, []any, error) {
+	if q.Kind == nil || q.Limit <= 0 || len(q.OrderBy) == 0 || or < 0 || or >= len(q.Where) ||
+		len(q.Where[or].Or) != len(from) || q.OrderBy[0].Numeric {
+		return "", nil, fmt.Errorf("%w: no branches to read", store.ErrBadQuery)
+	}
+	first := q.OrderBy[0]
+	ix, ok := q.Kind.IndexOf(first.Field, first.Norm)
+	if !ok {
+		return "", nil, notIndexed(q.Kind, first.Field, first.Norm)
+	}
+	x := quote(ix.Column())
+	dir, bound := "", "<="
+	if first.Desc {
+		dir, bound = " DESC", ">="
+	}
+	b := &Builder{d: d}
+	t := Table(q.Kind)
+	b.sb.WriteString("SELECT doc FROM " + t + " WHERE seq IN (SELECT seq FROM " + t + " WHERE seq IN (")
+	for i, branch := range q.Where[or].Or {
+		if i > 0 {
+			b.sb.WriteString(" UNION ALL ")
+		}
+		sub := store.Query{Kind: q.Kind, Where: slices.Concat(q.Where[:or], []store.Cond{branch}, q.Where[or+1:])}
+		b.sb.WriteString("SELECT seq FROM " + from[i])
+		if err := b.where(sub); err != nil {
+			return "", nil, err
+		}
+		b.sb.WriteString(" AND " + x + " " + bound + " coalesce((SELECT " + x + " FROM " + from[i])
+		if err := b.where(sub); err != nil {
+			return "", nil, err
+		}
+		b.sb.WriteString(" ORDER BY " + x + dir + " LIMIT 1 OFFSET " + strconv.Itoa(q.Limit-1) + "), " + x + ")")
+	}
+	// The rows are sorted and cut by their seqs and sort keys alone, then their docs are read
+	// and sorted again: a sort with a limit keeps its rows in a b-tree, where a doc of
+	// kilobytes costs a rebalance.
+	b.sb.WriteString(")")
+	if err := b.orderLimit(q); err != nil {
+		return "", nil, err
+	}
+	b.sb.WriteString(")")
+	all := q
+	all.Limit = 0
+	if err := b.orderLimit(all); err != nil {
+		return "", nil, err
+	}
+	return b.sb.String(), b.args, nil
+}
+
 // QueryColumns are the index columns that q's conditions and sort keys read.
 func QueryColumns(q store.Query) ([]string, error) {
 	var cols []string
