@@ -101,6 +101,11 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 		write.Close()
 		return nil, mapErr(err)
 	}
+	// Samples kept by an earlier version's ANALYZE go before the readers load the statistics.
+	if err := dropSamples(ctx, write, ""); err != nil {
+		write.Close()
+		return nil, mapErr(err)
+	}
 	// A migration that filled an index left the writer's cache full; a server seldom writes,
 	// so it would hold that memory for nothing. Its large cache returns with the next Write.
 	for _, q := range []string{cacheSize(readCacheKiB), `PRAGMA shrink_memory`} {

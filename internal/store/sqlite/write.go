@@ -91,7 +91,8 @@ type tx struct {
 // wrote many rows to, in the transaction. Without them SQLite guesses: it answered a
 // league's season by walking every event of the league in time order, reading the rows of
 // its other seasons too, rather than the season's rows alone and sorting them. The whole
-// full-scale dataset takes about 2 s to analyze.
+// full-scale dataset takes about 2 s to analyze. The samples ANALYZE also keeps are dropped
+// (dropSamples).
 func (t *tx) analyze(ctx context.Context) error {
 	for k, n := range t.written {
 		if n < sqlstore.AnalyzeAfter {
@@ -100,8 +101,36 @@ func (t *tx) analyze(ctx context.Context) error {
 		if _, err := t.tx.ExecContext(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {
 			return fmt.Errorf("analyze %s: %w", k.Name, mapErr(err))
 		}
+		if err := dropSamples(ctx, t.tx, k.Name); err != nil {
+			return fmt.Errorf("analyze %s: %w", k.Name, mapErr(err))
+		}
 	}
 	return nil
+}
+
+// dropSamples deletes the index samples ANALYZE keeps in sqlite_stat4, of one table or, with
+// table "", of all. With samples, SQLite's planner estimates a condition from its value, so
+// a prepared statement whose parameters meet an index (an id's events, a time range, a LIKE)
+// is compiled again on every run with new values: 13% of the server's CPU under the cold
+// workload at full scale, 7% under mixed and search. With sqlite_stat1 alone the plan
+// depends on the statement only, and each connection's prepared statements (stmts.go) run
+// as prepared: the cold workload took 236-250 µs of CPU a request instead of 286-333
+// (docs/PERFORMANCE.md, twelfth round). The statements whose plan must not be left to the
+// averages name their index (order.go).
+func dropSamples(ctx context.Context, db execQuerier, table string) error {
+	// The table exists once ANALYZE has run with a library built to keep samples.
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_stat4'`).Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	_, err := db.ExecContext(ctx, `DELETE FROM sqlite_stat4 WHERE ? IN ('', tbl)`, table)
+	return err
+}
+
+// execQuerier is a *sql.DB or *sql.Tx.
+type execQuerier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // DeleteAll removes every record of a kind, buffered ones included.

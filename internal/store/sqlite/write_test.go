@@ -303,4 +303,47 @@ func TestBulkWriteAnalyzes(t *testing.T) {
 	if !strings.Contains(plan, "event_c_idleague_c_strseason_c_intround (c_idleague=? AND c_strseason=?)") {
 		t.Errorf("a league's season is read by %q", plan)
 	}
+	// ANALYZE kept samples of the values (the library is built to), and the write dropped them.
+	if n := samples(t, s); n != 0 {
+		t.Errorf("%d samples of values kept after the write", n)
+	}
+}
+
+// samples counts the rows of sqlite_stat4, failing the test when ANALYZE never made it.
+func samples(t *testing.T, s *Store) int {
+	t.Helper()
+	var n int
+	if err := s.write.QueryRowContext(context.Background(), `SELECT count(*) FROM sqlite_stat4`).Scan(&n); err != nil {
+		t.Fatalf("samples: %v", err)
+	}
+	return n
+}
+
+// A file analyzed with samples of the values (by an earlier version, or by hand) loses them
+// when it is opened, before any reader loads the statistics; its other statistics stay.
+func TestOpenDropsSamples(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "samples.db")
+	s := openAt(t, path)
+	ctx := context.Background()
+	err := s.Write(ctx, func(tx store.Tx) error { return upsertTeams(ctx, tx, 0, 500, "1") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.write.ExecContext(ctx, `ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	if n := samples(t, s); n == 0 {
+		t.Fatal("ANALYZE kept no samples: this test checks nothing")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openAt(t, path)
+	if n := samples(t, s); n != 0 {
+		t.Errorf("%d samples after open, want none", n)
+	}
+	var stat1 int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'team'`).Scan(&stat1); err != nil || stat1 == 0 {
+		t.Errorf("statistics of team: %d rows (%v), want some", stat1, err)
+	}
 }
