@@ -209,3 +209,33 @@ func TestBulkWriteDefersIndexes(t *testing.T) {
 		t.Errorf("events of home team 7: %d, %v; want %d", len(recs), err, want)
 	}
 }
+
+// Every connection plans its prepared statements once, for any values, unless the address
+// sets plan_cache_mode itself.
+func TestGenericPlans(t *testing.T) {
+	dsn := pgtest.FreshSchema(t)
+	ctx := context.Background()
+	for _, c := range []struct{ dsn, want string }{
+		{dsn, "force_generic_plan"},
+		{pgtest.WithParam(dsn, "plan_cache_mode", "auto"), "auto"},
+	} {
+		s, err := Open(ctx, c.dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mode string
+		err = s.pool.QueryRow(ctx, `SHOW plan_cache_mode`).Scan(&mode)
+		s.Close()
+		if err != nil || mode != c.want {
+			t.Errorf("plan_cache_mode %q (%v), want %q", mode, err, c.want)
+		}
+	}
+}
+
+func TestServerMajor(t *testing.T) {
+	for v, want := range map[string]int{"15.20 (Debian 15.20-0+deb12u1)": 15, "9.6.24": 9, "17beta1": 17, "12": 12, "": 0, "x": 0} {
+		if got := serverMajor(v); got != want {
+			t.Errorf("serverMajor(%q) = %d, want %d", v, got, want)
+		}
+	}
+}
