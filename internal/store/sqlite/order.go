@@ -72,10 +72,7 @@ func strings1(ctx context.Context, db *sql.DB, query string, args ...any) ([]str
 // orderedIndex is the index of ixs whose leading columns are those of q's equality
 // conditions and whose next column is q's first sort key, or "".
 func orderedIndex(ixs []tableIndex, q store.Query) string {
-	if len(q.OrderBy) == 0 || q.OrderBy[0].Numeric {
-		return ""
-	}
-	first, ok := q.Kind.IndexOf(q.OrderBy[0].Field, q.OrderBy[0].Norm)
+	first, ok := sortColumn(q)
 	if !ok {
 		return ""
 	}
@@ -96,12 +93,22 @@ func orderedIndex(ixs []tableIndex, q store.Query) string {
 		return ""
 	}
 	for _, t := range ixs {
-		if len(t.cols) > len(eq) && t.cols[len(eq)] == first.Column() &&
+		if len(t.cols) > len(eq) && t.cols[len(eq)] == first &&
 			!slices.ContainsFunc(t.cols[:len(eq)], func(c string) bool { return !slices.Contains(eq, c) }) {
 			return t.name
 		}
 	}
 	return ""
+}
+
+// sortColumn is the index column of q's first sort key, when an index can give its rows in
+// that order (not a numeric sort).
+func sortColumn(q store.Query) (string, bool) {
+	if q.Kind == nil || len(q.OrderBy) == 0 || q.OrderBy[0].Numeric {
+		return "", false
+	}
+	ix, ok := q.Kind.IndexOf(q.OrderBy[0].Field, q.OrderBy[0].Norm)
+	return ix.Column(), ok
 }
 
 // fromOrdered is the FROM of q's statement: its table, with the ordered index if it has one.
@@ -116,26 +123,25 @@ func fromOrdered(ixs []tableIndex, q store.Query) string {
 	return from
 }
 
-// Branches read in order. A team's events are those it plays at home or away: with a limit,
-// SQLite reads every such row through the two indexes (a multi-index OR), doc and all, and
-// sorts them to keep the latest ten. Each branch's index, (idHomeTeam, strTimestamp) and
-// (idAwayTeam, strTimestamp), gives its rows in time order on its own, so the statement of
-// sqlstore.SelectBranches reads a few entries of each index and the docs of at most the
-// limit's rows per branch: at full scale, 350 µs a team's latest events against 214.
-
-// branchIndexes says whether q can be read per branch: it has a limit and one Or, each of
-// whose branches is an equality on the leading column of an index whose next column is q's
-// first sort key; every other condition is on that sort key, so the branches read their
-// indexes alone. It returns the Or's place and each branch's table with its index.
+// branchIndexes says whether q can be read per branch (sqlstore.SelectBranches): it has a
+// limit and one Or, each of whose branches is an equality on the leading column of an index
+// whose next column is q's first sort key, and every other condition is on that sort key, so
+// the branches read their indexes alone. It returns the Or's place and each branch's table
+// with its index.
+//
+// A team's events are those it plays at home or away. With a limit, SQLite read every such
+// row through the two indexes (a multi-index OR), doc and all, and sorted them to keep the
+// latest ten, where (idHomeTeam, strTimestamp) and (idAwayTeam, strTimestamp) each give their
+// rows in time order: read per branch, the team's-events requests of the full-scale cold
+// list went from 3,792-3,920 to 4,994-5,253 answers/s (docs/PERFORMANCE.md, twelfth round).
 func branchIndexes(ixs []tableIndex, q store.Query) (or int, from []string, ok bool) {
-	if q.Limit <= 0 || len(q.OrderBy) == 0 || q.OrderBy[0].Numeric {
+	if q.Limit <= 0 {
 		return 0, nil, false
 	}
-	first, ok := q.Kind.IndexOf(q.OrderBy[0].Field, q.OrderBy[0].Norm)
+	x, ok := sortColumn(q)
 	if !ok {
 		return 0, nil, false
 	}
-	x := first.Column()
 	or = -1
 	for i, c := range q.Where {
 		if len(c.Or) == 0 {

@@ -235,8 +235,11 @@ func TestBranchIndexChoice(t *testing.T) {
 		{"a value with NUL", store.Query{Where: []store.Cond{{Or: []store.Cond{eq("idHomeTeam", "1\x00"), eq("idAwayTeam", "1")}}}, OrderBy: byTime, Limit: 10}, false},
 		{"numeric sort", store.Query{Where: []store.Cond{team}, OrderBy: []store.Order{{Field: "strTimestamp", Numeric: true}}, Limit: 10}, false},
 		{"unsorted", store.Query{Where: []store.Cond{team}, Limit: 10}, false},
+		{"no kind", store.Query{Where: []store.Cond{team}, OrderBy: byTime, Limit: 10}, false},
 	} {
-		c.q.Kind = record.Event
+		if c.name != "no kind" {
+			c.q.Kind = record.Event
+		}
 		or, from, ok := branchIndexes(ixs, c.q)
 		if ok != c.want {
 			t.Errorf("%s: per branch %v, want %v", c.name, ok, c.want)

@@ -111,10 +111,9 @@ func (t *tx) analyze(ctx context.Context) error {
 // dropSamples deletes the index samples ANALYZE keeps in sqlite_stat4, of one table or, with
 // table "", of all. With samples, SQLite's planner estimates a condition from its value, so
 // a prepared statement whose parameters meet an index (an id's events, a time range, a LIKE)
-// is compiled again on every run with new values: 13% of the server's CPU under the cold
-// workload at full scale, 7% under mixed and search. With sqlite_stat1 alone the plan
-// depends on the statement only, and each connection's prepared statements (stmts.go) run
-// as prepared: the cold workload took 236-250 µs of CPU a request instead of 286-333
+// is compiled again on every run with new values. With sqlite_stat1 alone the plan depends
+// on the statement only, and each connection's prepared statements (stmts.go) run as
+// prepared: the full-scale cold workload took 268 µs of server CPU a request instead of 323
 // (docs/PERFORMANCE.md, twelfth round). The statements whose plan must not be left to the
 // averages name their index (order.go).
 func dropSamples(ctx context.Context, db execQuerier, table string) error {
