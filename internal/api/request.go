@@ -84,9 +84,50 @@ func (r *Request) RecordsBySeqs(seqs []int64, version int64) ([]record.Record, b
 	return recs, ok, nil
 }
 
+// FindFirstNames is FindFirst giving the records' seqs and folded values of field instead
+// of the records (store.NameFinder), every query answered at one data version; field ""
+// gives the seqs alone. ok is false when the store cannot answer every query so.
+func (r *Request) FindFirstNames(qs []store.Query, field string) (store.Names, bool, error) {
+	out := store.Names{Version: -1}
+	seen := map[int64]bool{}
+	for _, q := range qs {
+		if len(out.Seqs) >= r.Limit {
+			break
+		}
+		n, ok, err := r.FindNames(q, field)
+		if err != nil || !ok || (out.Version >= 0 && n.Version != out.Version) {
+			return store.Names{}, false, err
+		}
+		out.Version = n.Version
+		for i, seq := range n.Seqs {
+			if seen[seq] || len(out.Seqs) >= r.Limit {
+				continue
+			}
+			seen[seq] = true
+			out.Seqs = append(out.Seqs, seq)
+			if field != "" {
+				out.Values = append(out.Values, n.Values[i])
+			}
+		}
+	}
+	return out, out.Version >= 0, nil
+}
+
 // FindFirst runs queries in order of preference and keeps the first records found, each
-// once, up to the cap: better matches come before looser ones.
+// once, up to the cap: better matches come before looser ones. A store that answers the
+// queries with seqs (store.NameFinder) has the records kept read at once, each once; the
+// others run each query in turn.
 func (r *Request) FindFirst(qs ...store.Query) ([]record.Record, error) {
+	n, ok, err := r.FindFirstNames(qs, "")
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		recs, ok, err := r.RecordsBySeqs(n.Seqs, n.Version)
+		if err != nil || ok {
+			return recs, err
+		}
+	}
 	var out []record.Record
 	seen := map[string]bool{}
 	for _, q := range qs {

@@ -76,7 +76,8 @@ type Query struct {
 }
 
 // Names is a NameFinder's answer to a query: the seqs of the records it selects, in the
-// query's order, each with its folded value of one name field, at data version Version.
+// query's order, each with its folded value of one name field (none when none was asked
+// for), at data version Version.
 type Names struct {
 	Version int64
 	Seqs    []int64
@@ -88,7 +89,8 @@ type Names struct {
 // It is optional: a caller falls back to Find when the store has none or it says !ok.
 type NameFinder interface {
 	// FindNames answers q as Find would, giving each record's seq and its folded value of
-	// field (indexed with the Name norm) in place of the record; ok is false when it cannot.
+	// field (indexed with the Name norm; "": the seq alone) in place of the record; ok is
+	// false when it cannot.
 	FindNames(ctx context.Context, q Query, field string) (n Names, ok bool, err error)
 	// RecordsBySeqs reads the records of k with those seqs, in that order, when the data is
 	// still at version; ok is false when it is not, or when a record is missing.

@@ -179,35 +179,21 @@ func playersByRecords(r *api.Request, name string, limit int, qs []store.Query) 
 // The index's names are folded as relevance folds a name, so they are scored as they are.
 // ok is false when the store cannot answer every query so from one data version.
 func playersByNames(r *api.Request, name string, limit int, qs []store.Query) ([]record.Record, map[string]float64, bool, error) {
-	var seqs []int64
-	var score []float64
-	query := newSearchQuery(name)
-	version := int64(-1)
-	seen := map[int64]bool{}
-	for _, q := range qs {
-		if len(seqs) >= r.Limit {
-			break
-		}
-		n, ok, err := r.FindNames(q, "strPlayer")
-		if err != nil || !ok || (version >= 0 && n.Version != version) {
-			return nil, nil, false, err
-		}
-		version = n.Version
-		for i, seq := range n.Seqs {
-			if seen[seq] || len(seqs) >= r.Limit {
-				continue
-			}
-			seen[seq] = true
-			seqs = append(seqs, seq)
-			score = append(score, query.score(n.Values[i]))
-		}
+	n, ok, err := r.FindFirstNames(qs, "strPlayer")
+	if err != nil || !ok {
+		return nil, nil, false, err
 	}
-	keep := ranked(len(seqs), limit, func(i int) float64 { return score[i] })
+	query := newSearchQuery(name)
+	score := make([]float64, len(n.Seqs))
+	for i, v := range n.Values {
+		score[i] = query.score(v)
+	}
+	keep := ranked(len(n.Seqs), limit, func(i int) float64 { return score[i] })
 	kept := make([]int64, len(keep))
 	for j, i := range keep {
-		kept[j] = seqs[i]
+		kept[j] = n.Seqs[i]
 	}
-	recs, ok, err := r.RecordsBySeqs(kept, version)
+	recs, ok, err := r.RecordsBySeqs(kept, n.Version)
 	if err != nil || !ok {
 		return nil, nil, false, err
 	}

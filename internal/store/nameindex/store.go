@@ -117,8 +117,8 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 }
 
 // FindNames answers q from the index when it is current and can, with each record's seq and
-// its folded value of field; the docs read after it by RecordsBySeqs must be of the same
-// version, else the caller reads through Find.
+// its folded value of field (field "": the seqs alone); the docs read after it by
+// RecordsBySeqs must be of the same version, else the caller reads through Find.
 func (s *Store) FindNames(ctx context.Context, q store.Query, field string) (store.Names, bool, error) {
 	if _, held := Columns[q.Kind]; !held || len(q.Where) == 0 {
 		return store.Names{}, false, nil
@@ -128,18 +128,30 @@ func (s *Store) FindNames(ctx context.Context, q store.Query, field string) (sto
 		return store.Names{}, false, nil
 	}
 	ki := ix.kinds[q.Kind]
-	f, found := q.Kind.IndexOf(field, record.Name)
-	if ki == nil || !found || ki.cols[f.Column()] == nil {
+	if ki == nil {
 		return store.Names{}, false, nil
+	}
+	var col *column
+	if field != "" {
+		f, found := q.Kind.IndexOf(field, record.Name)
+		if !found || ki.cols[f.Column()] == nil {
+			return store.Names{}, false, nil
+		}
+		col = ki.cols[f.Column()]
 	}
 	rows, ok := ix.rows(q)
 	if !ok {
 		return store.Names{}, false, nil
 	}
-	col := ki.cols[f.Column()]
-	n := store.Names{Version: ix.version, Seqs: make([]int64, len(rows)), Values: make([]string, len(rows))}
+	n := store.Names{Version: ix.version, Seqs: make([]int64, len(rows))}
+	if col != nil {
+		n.Values = make([]string, len(rows))
+	}
 	for i, r := range rows {
-		n.Seqs[i], n.Values[i] = ki.seqs[r], string(col.value(int(r)))
+		n.Seqs[i] = ki.seqs[r]
+		if col != nil {
+			n.Values[i] = string(col.value(int(r)))
+		}
 	}
 	return n, true, nil
 }
