@@ -115,8 +115,8 @@ func (r *Request) FindFirstNames(qs []store.Query, field string) (store.Names, b
 
 // FindFirst runs queries in order of preference and keeps the first records found, each
 // once, up to the cap: better matches come before looser ones. A store that answers the
-// queries with seqs (store.NameFinder) has the records kept read at once, each once; the
-// others run each query in turn.
+// queries with seqs (store.NameFinder) has the records kept read at once, each once; with
+// the others, or when the data moved in between, it is FindEach.
 func (r *Request) FindFirst(qs ...store.Query) ([]record.Record, error) {
 	n, ok, err := r.FindFirstNames(qs, "")
 	if err != nil {
@@ -128,6 +128,12 @@ func (r *Request) FindFirst(qs ...store.Query) ([]record.Record, error) {
 			return recs, err
 		}
 	}
+	return r.FindEach(qs...)
+}
+
+// FindEach is FindFirst running each query through Find in turn: for a caller whose
+// FindFirstNames of the same queries just said !ok, which FindFirst would ask again.
+func (r *Request) FindEach(qs ...store.Query) ([]record.Record, error) {
 	var out []record.Record
 	seen := map[string]bool{}
 	for _, q := range qs {

@@ -197,8 +197,13 @@ func (s readTracking) FindNames(ctx context.Context, q store.Query, field string
 	if !ok {
 		return store.Names{}, false, nil
 	}
-	noteFind(ctx, q)
-	return nf.FindNames(ctx, q, field)
+	n, ok, err := nf.FindNames(ctx, q, field)
+	if ok {
+		// Noted only when answered: otherwise the caller runs the query through Find, which
+		// notes it, and the same dependency would count twice against maxDeps.
+		noteFind(ctx, q)
+	}
+	return n, ok, err
 }
 
 // RecordsBySeqs reads records FindNames selected, which its note covers.

@@ -88,3 +88,37 @@ func TestFeedTrackerForgetsOldKeys(t *testing.T) {
 		t.Error("the remembered records are not told apart")
 	}
 }
+
+// names is a store.NameFinder that answers every name search, or none.
+type names struct {
+	store.Records
+	answers bool
+}
+
+func (n names) FindNames(context.Context, store.Query, string) (store.Names, bool, error) {
+	return store.Names{Version: 1}, n.answers, nil
+}
+
+func (names) RecordsBySeqs(context.Context, *record.Kind, []int64, int64) ([]record.Record, bool, error) {
+	return nil, true, nil
+}
+
+// A name search is noted as the Find it stands for when the store answers it, and not when
+// it does not: the caller then runs the query through Find, which notes it, and one
+// dependency noted twice would count twice against maxDeps.
+func TestNameSearchNotedOnce(t *testing.T) {
+	q := store.Query{Kind: record.Team, Where: []store.Cond{{Field: "idLeague", Value: "4328"}}}
+	for _, answers := range []bool{true, false} {
+		ctx, rs := withReadSet(context.Background())
+		if _, ok, err := (readTracking{names{answers: answers}}).FindNames(ctx, q, ""); ok != answers || err != nil {
+			t.Fatalf("answers %v: ok %v, %v", answers, ok, err)
+		}
+		want := 0
+		if answers {
+			want = 1
+		}
+		if mask, deps := rs.done(); mask != 0 || len(deps) != want {
+			t.Errorf("answers %v: mask %b, deps %v; want %d deps", answers, mask, deps, want)
+		}
+	}
+}

@@ -150,10 +150,10 @@ func ranked(n, limit int, score func(i int) float64) []int {
 	return order[:min(n, limit)]
 }
 
-// playersByRecords ranks the window's records, read whole (FindFirst of qs), and keeps the
-// first limit; scores are by id.
+// playersByRecords ranks the window's records, read whole (FindEach of qs: the store could
+// not give their names), and keeps the first limit; scores are by id.
 func playersByRecords(r *api.Request, name string, limit int, qs []store.Query) ([]record.Record, map[string]float64, error) {
-	recs, err := r.FindFirst(qs...)
+	recs, err := r.FindEach(qs...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -134,10 +134,12 @@ func (s *Store) FindNames(ctx context.Context, q store.Query, field string) (sto
 	var col *column
 	if field != "" {
 		f, found := q.Kind.IndexOf(field, record.Name)
-		if !found || ki.cols[f.Column()] == nil {
+		if !found {
 			return store.Names{}, false, nil
 		}
-		col = ki.cols[f.Column()]
+		if col = ki.cols[f.Column()]; col == nil {
+			return store.Names{}, false, nil
+		}
 	}
 	rows, ok := ix.rows(q)
 	if !ok {

@@ -108,7 +108,10 @@ func sortColumn(q store.Query) (string, bool) {
 		return "", false
 	}
 	ix, ok := q.Kind.IndexOf(q.OrderBy[0].Field, q.OrderBy[0].Norm)
-	return ix.Column(), ok
+	if !ok {
+		return "", false
+	}
+	return ix.Column(), true
 }
 
 // fromOrdered is the FROM of q's statement: its table, with the ordered index if it has one.
