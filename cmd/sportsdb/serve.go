@@ -231,10 +231,12 @@ func limitGoMemory(cacheMB int) {
 // much of its time in them: reading requests, writing answers and its log. On loopback a
 // socket write also does the client's side of the delivery. With one processor per CPU both
 // were often held in system calls while other answers were ready to go: under full load a
-// part of the machine's time was idle. With four per CPU the system schedules the threads
-// instead; the figures behind the number are in docs/PERFORMANCE.md ("Measured decisions in
-// the code").
-const procsPerCPU = 4
+// part of the machine's time was idle. More processors than that cost too: each one the
+// collector finds idle during its mark phase runs a mark worker of its own, and with four
+// per CPU those workers took the CPUs from the requests (the uncached searches' p99 at a
+// constant rate grew with them), while each extra processor is one more thread to wake. Two per CPU was faster than four on every workload measured; the figures are in
+// docs/PERFORMANCE.md ("Measured decisions in the code").
+const procsPerCPU = 2
 
 // moreProcs runs procsPerCPU goroutines at once for each CPU the runtime would use by
 // default (which follows the CPU quota of a container), unless GOMAXPROCS is set. The count
