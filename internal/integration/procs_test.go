@@ -10,9 +10,9 @@ import (
 	"testing"
 )
 
-// serve runs four goroutines at once for each CPU, unless GOMAXPROCS says how many; its
+// serve runs two goroutines at once for each CPU, unless GOMAXPROCS says how many; its
 // /metrics shows the setting.
-func TestServeRunsFourGoroutinesPerCPU(t *testing.T) {
+func TestServeRunsTwoGoroutinesPerCPU(t *testing.T) {
 	before := runtime.GOMAXPROCS(0)
 	runtime.SetDefaultGOMAXPROCS()
 	cpus := runtime.GOMAXPROCS(before)
@@ -21,7 +21,7 @@ func TestServeRunsFourGoroutinesPerCPU(t *testing.T) {
 	for _, tc := range []struct {
 		env  string
 		want int
-	}{{"GOMAXPROCS=", 4 * cpus}, {"GOMAXPROCS=3", 3}} {
+	}{{"GOMAXPROCS=", 2 * cpus}, {"GOMAXPROCS=3", 3}} {
 		db := filepath.Join(dir, strings.TrimPrefix(tc.env, "GOMAXPROCS=")+"demo.db")
 		c := h.serve([]string{tc.env}, "--db", db, "--log-level", "warn")
 		if got := gomaxprocs(t, c.url); got != tc.want {
