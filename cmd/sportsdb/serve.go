@@ -200,7 +200,8 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 // of the searches (internal/store/nameindex: 65 MiB at full scale), answers being computed
 // (a day's events at full scale is a few megabytes), connections' buffers and the rate
 // limiter's windows. The process holds more than the Go limit: SQLite's page caches and
-// statements (about 20 MiB at full scale) and the mapped program (19 MiB). With 86 MiB
+// statements (about 20 MiB at full scale with nine readers, less with the five of a 2-CPU
+// machine since procsPerCPU is 2) and the mapped program (19 MiB). With 86 MiB
 // beside the index instead of 96, the full-scale benchmark's peak RSS fell from 299-301 MiB
 // to 291 MiB with the same throughput (docs/PERFORMANCE.md, eleventh round). The last 18
 // MiB are those the readers' smaller page caches gave up (internal/store/sqlite): under
@@ -234,8 +235,11 @@ func limitGoMemory(cacheMB int) {
 // part of the machine's time was idle. More processors than that cost too: each one the
 // collector finds idle during its mark phase runs a mark worker of its own, and with four
 // per CPU those workers took the CPUs from the requests (the uncached searches' p99 at a
-// constant rate grew with them), while each extra processor is one more thread to wake. Two per CPU was faster than four on every workload measured; the figures are in
-// docs/PERFORMANCE.md ("Measured decisions in the code").
+// constant rate grew with them), while each extra processor is one more thread to wake.
+// Two per CPU was faster than four on the search, cold and hot lists and as fast on the
+// mixed one, with lower p99s; the figures are in docs/PERFORMANCE.md ("Measured decisions
+// in the code"). The SQLite read pool is sized from GOMAXPROCS (internal/store/sqlite), so
+// this also sets how many readers there are.
 const procsPerCPU = 2
 
 // moreProcs runs procsPerCPU goroutines at once for each CPU the runtime would use by

@@ -41,12 +41,14 @@ var pragmas = []string{
 // operating system's file cache, which they share. Each 4 KiB page takes an 8 KiB block of
 // the driver's allocator, so nine readers of 3 MiB held about 54 MiB; with 2 MiB a server
 // that answered the cold and mixed workloads at full scale peaked at 299 MiB instead of
-// 314-319, at the same rates (docs/PERFORMANCE.md, eleventh round). With 1 MiB the pool
-// holds 20 MiB less, which the Go runtime's limit took (cmd/sportsdb, goHeadroomMB): the
-// collector runs less often, and that saves more CPU than the pages read again cost (5-10%
-// less CPU a request on the full-scale cold, search and mixed lists, thirteenth round). The
-// writer gets a large one because an import rewrites the same b-tree pages over and over,
-// but only while it writes (see Write): between writes it has a reader's.
+// 314-319, at the same rates (docs/PERFORMANCE.md, eleventh round). With 1 MiB the pool of
+// nine readers held 20 MiB less (a 2-CPU machine has five since serve runs two goroutines
+// per CPU: the pool is sized from GOMAXPROCS, below), which the Go runtime's limit took
+// (cmd/sportsdb, goHeadroomMB): the collector runs less often, and that saves more CPU than
+// the pages read again cost (5-10% less CPU a request on the full-scale cold, search and
+// mixed lists, thirteenth round). The writer gets a large one because an import rewrites
+// the same b-tree pages over and over, but only while it writes (see Write): between writes
+// it has a reader's.
 //
 // The limits are not per connection. The driver's SQLite is built with
 // SQLITE_ENABLE_MEMORY_MANAGEMENT, so all the page caches of the process are one pool
