@@ -128,7 +128,7 @@ var Options = []Option{
 	{Name: "cache-disk-mb", Env: "SPORTSDB_CACHE_DISK_MB", Default: "1024", Arg: "MIB", Commands: serveOnly,
 		Help: "disk for cached answers of 16 KiB and more, in MiB, sent from the system's file cache; 0 keeps them in memory",
 		Set:  func(c *Config, v string) error { n, err := atLeast(v, 0); c.CacheDiskMB = int64(n); return err }},
-	{Name: "cache-dir", Env: "SPORTSDB_CACHE_DIR", Arg: "DIR", Help: "directory for those files (default: the system's temporary directory)",
+	{Name: "cache-dir", Env: "SPORTSDB_CACHE_DIR", Arg: "DIR", Help: "directory for their file, unlinked once made (default: the system's temporary directory)",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.CacheDir = v; return directory(v) }},
 	{Name: "log-level", Env: "SPORTSDB_LOG_LEVEL", Default: "info", Arg: "LEVEL", Help: "debug, info, warn or error",
 		Commands: serving, Set: func(c *Config, v string) error { return logLevel(&c.LogLevel, v) }},

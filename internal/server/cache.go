@@ -7,10 +7,11 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
+
 	"runtime"
 	"strconv"
 	"strings"
@@ -36,13 +37,13 @@ import (
 // time rather than all at once; an entry staleLimit past its expiry is not served. An answer
 // that read the clock without declaring how long it stands expires after cacheTTL. Memory is
 // bounded by a byte budget with LRU eviction. Large answers asked again (or too large for
-// memory) go to files of a spill directory (spill.go), bounded by a disk budget with an LRU
+// memory) go to a file of the server's own (spill.go), bounded by a disk budget with an LRU
 // of their own, and are sent from there with sendfile.
 
 const (
 	defaultCacheBytes = 64 << 20
 	defaultSpillBytes = 1 << 30
-	// spillMinBytes is the size from which an answer is kept in a file rather than memory.
+	// spillMinBytes is the size from which an answer is kept in the file rather than memory.
 	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory
 	// (docs/PERFORMANCE.md), and the answers in files live in the system's file cache rather than in
 	// the server's heap, where the garbage collector doubles what they take.
@@ -63,17 +64,17 @@ type cacheEntry struct {
 	expires time.Time // by the data clock; zero: until the data version changes
 	// refreshing is set while one background recomputation of an expired entry runs.
 	refreshing bool
-	body       []byte // nil when the body is in file
-	file       string // the spill file holding the body, or ""
-	size       int    // length of the body
-	gz         []byte // gzip of body, made on first demand
+	body       []byte     // nil when the body is in the file
+	slot       *spillSlot // the body's place in the spill file, or nil
+	size       int        // length of the body
+	gz         []byte     // gzip of body, made on first demand
 	etag       string
 	status     int
 	elem       *list.Element
 	gzOnce     sync.Once
 	byteLen    int // memory the entry holds
 	// spillable marks a large answer kept in memory until it is asked again, when it moves
-	// to a file (toFile); moving is set, under the cache's lock, once that move has begun.
+	// to the file (toFile); moving is set, under the cache's lock, once that move has begun.
 	spillable bool
 	moving    bool
 	// reads are the kinds the answer read as a whole, deps the records it read by id or by
@@ -99,12 +100,11 @@ type responseCache struct {
 	used         int
 	entries      map[string]*cacheEntry
 	lru          *list.List // entries whose body is in memory
-	// spill is nil when large answers are not kept in files; spilled is their LRU.
-	spill     *spillDir
-	spilled   *list.List
-	spillUsed int64
+	// spill is nil when large answers are not kept in a file; spilled is their LRU.
+	spill   *spillFile
+	spilled *list.List
 	// evicted remembers the large answers that left memory before they were asked again:
-	// the next computation of one goes to its file at once.
+	// the next computation of one goes to the file at once.
 	evicted  keyRing
 	warn     func(msg string, err error)
 	warnOnce sync.Once
@@ -126,7 +126,7 @@ type responseCache struct {
 
 // newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
 // large answers.
-func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillDir) *responseCache {
+func newResponseCache(dataVersion func(context.Context) (int64, error), budget int, spill *spillFile) *responseCache {
 	return &responseCache{versions: newVersionGate(dataVersion), now: time.Now, ttl: cacheTTL, stale: staleLimit,
 		refreshSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), budget: budget,
 		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
@@ -136,7 +136,7 @@ func newResponseCache(dataVersion func(context.Context) (int64, error), budget i
 
 // spillKeys is how many evicted large answers the cache remembers: as many as the spill
 // directory can hold.
-func spillKeys(spill *spillDir) int {
+func spillKeys(spill *spillFile) int {
 	if spill == nil {
 		return 0
 	}
@@ -189,7 +189,7 @@ func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, 
 				c.hits()
 				return
 			}
-			// Its file is gone (evicted a moment ago): compute the answer afresh.
+			// Its body is gone (evicted a moment ago): compute the answer afresh.
 		}
 		var leader bool
 		if f, leader = c.join(key, version); !leader {
@@ -375,8 +375,8 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 func (c *responseCache) put(e *cacheEntry) {
 	large := c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8
 	if large && (e.size+len(e.key)+256 > c.budget/8 || c.askedAgain(e.key)) {
-		if path, ok := c.spillBody(e.body); ok {
-			e.file, e.body = path, nil
+		if slot, ok := c.spillBody(e.body); ok {
+			e.slot, e.body = slot, nil
 		}
 	} else {
 		e.spillable = large
@@ -405,30 +405,38 @@ func (c *responseCache) insert(e *cacheEntry) {
 	e.elem = c.listOf(e).PushFront(e)
 	c.entries[e.key] = e
 	c.used += e.byteLen
-	if e.file != "" {
-		c.spillUsed += int64(e.size)
-		for c.spillUsed > c.spill.budget {
-			c.remove(c.spilled.Back().Value.(*cacheEntry))
-		}
-	}
 	c.evict()
 }
 
-// spillBody writes body to a new file of the spill directory; false, warned of once, when
-// it could not.
-func (c *responseCache) spillBody(body []byte) (string, bool) {
-	path, err := c.spill.write(body)
-	if err != nil {
-		c.warnOnce.Do(func() { c.warn("large answers are kept in memory only", err) })
-		return "", false
+// spillBody writes body to the spill file, making room by dropping the least recently used
+// answers kept there; false when it could not (warned of once when the file failed, not
+// when every extent it could free is still being sent).
+func (c *responseCache) spillBody(body []byte) (*spillSlot, bool) {
+	for {
+		slot, err := c.spill.write(body)
+		if err == nil {
+			return slot, true
+		}
+		if !errors.Is(err, errSpillFull) {
+			c.warnOnce.Do(func() { c.warn("large answers are kept in memory only", err) })
+			return nil, false
+		}
+		c.mu.Lock()
+		back := c.spilled.Back()
+		if back != nil {
+			c.remove(back.Value.(*cacheEntry))
+		}
+		c.mu.Unlock()
+		if back == nil {
+			return nil, false
+		}
 	}
-	return path, true
 }
 
-// toFile moves a large answer asked again from memory to a file of the spill directory and
-// returns the entry to send: a new one in place of e, which requests sending e meanwhile
-// still hold unchanged, or e itself when another request moves it, it has left the cache, or
-// the file could not be written (it then stays in memory).
+// toFile moves a large answer asked again from memory to the spill file and returns the
+// entry to send: a new one in place of e, which requests sending e meanwhile still hold
+// unchanged, or e itself when another request moves it, it has left the cache, or the file
+// could not take it (it then stays in memory).
 func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 	c.mu.Lock()
 	if c.entries[e.key] != e || e.moving {
@@ -437,16 +445,16 @@ func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 	}
 	e.moving = true
 	c.mu.Unlock()
-	path, ok := c.spillBody(e.body)
+	slot, ok := c.spillBody(e.body)
 	if !ok {
 		return e
 	}
-	f := &cacheEntry{key: e.key, file: path, size: e.size, etag: e.etag, status: e.status,
+	f := &cacheEntry{key: e.key, slot: slot, size: e.size, etag: e.etag, status: e.status,
 		byteLen: len(e.key) + 256, reads: e.reads, deps: e.deps, cursor: e.cursor, tracked: e.tracked}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries[e.key] != e {
-		_ = os.Remove(path)
+		slot.release()
 		return e
 	}
 	f.version, f.expires, f.refreshing = e.version, e.expires, e.refreshing
@@ -457,7 +465,7 @@ func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 
 // evict removes least recently used entries until the memory budget holds, those in memory
 // first. The keys of large answers it removes from memory are remembered, so that one asked
-// again gets a file.
+// again goes to the file.
 func (c *responseCache) evict() {
 	for c.used > c.budget {
 		back := c.lru.Back()
@@ -473,7 +481,7 @@ func (c *responseCache) evict() {
 }
 
 func (c *responseCache) listOf(e *cacheEntry) *list.List {
-	if e.file != "" {
+	if e.slot != nil {
 		return c.spilled
 	}
 	return c.lru
@@ -483,10 +491,9 @@ func (c *responseCache) remove(e *cacheEntry) {
 	c.listOf(e).Remove(e.elem)
 	delete(c.entries, e.key)
 	c.used -= e.byteLen
-	if e.file != "" {
-		c.spillUsed -= int64(e.size)
-		// A request sending the file keeps it open; the system frees it after that.
-		_ = os.Remove(e.file)
+	if e.slot != nil {
+		// A request sending the body holds its extent; the last one done frees it.
+		e.slot.release()
 	}
 }
 
@@ -502,7 +509,7 @@ func (c *responseCache) grow(e *cacheEntry, n int) {
 	c.evict()
 }
 
-// Close removes the spill files.
+// Close closes the spill file.
 func (c *responseCache) Close() error {
 	if c.spill == nil {
 		return nil
@@ -512,7 +519,7 @@ func (c *responseCache) Close() error {
 
 // write sends an entry with its ETag, answering 304 to a matching If-None-Match and gzip to
 // clients that accept it. body is the entry's body when the caller has it in memory. It
-// returns false, having written nothing, when the entry's file is gone.
+// returns false, having written nothing, when the entry's body has left the file.
 func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry, body []byte) bool {
 	h := w.Header()
 	// Canonical keys assigned directly: Header.Set canonicalises on every call.
@@ -536,15 +543,14 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 		e.gzOnce.Do(func() { c.compress(e, body) })
 		gz = e.gz
 	}
-	var file *os.File
-	if body == nil && e.file != "" && gz == nil && r.Method != http.MethodHead {
-		f, err := os.Open(e.file)
-		if err != nil {
+	var file *io.SectionReader
+	if body == nil && e.slot != nil && gz == nil && r.Method != http.MethodHead {
+		if !e.slot.acquire() {
 			delete(h, "Etag") // the caller computes the answer afresh
 			return false
 		}
-		defer f.Close()
-		file = f
+		defer e.slot.release()
+		file = e.slot.reader()
 	}
 	n := e.size
 	if gz != nil {
@@ -568,12 +574,12 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	return true
 }
 
-// compress makes the gzip form of an entry, from body or its file, and counts its memory.
-// A file gone meanwhile leaves e.gz nil: the answer is then sent as it is.
+// compress makes the gzip form of an entry, from body or the file, and counts its memory.
+// A body gone from the file meanwhile leaves e.gz nil: the answer is then sent as it is.
 func (c *responseCache) compress(e *cacheEntry, body []byte) {
-	if body == nil && e.file != "" {
-		b, err := os.ReadFile(e.file)
-		if err != nil {
+	if body == nil && e.slot != nil {
+		b, ok := e.slot.bytes()
+		if !ok {
 			return
 		}
 		body = b
@@ -582,9 +588,10 @@ func (c *responseCache) compress(e *cacheEntry, body []byte) {
 	c.grow(e, len(e.gz))
 }
 
-// sendFile copies a file to the client through the connection's ReadFrom, which uses
-// sendfile(2), rather than io.Copy, which would go through a buffer.
-func sendFile(w http.ResponseWriter, f *os.File) {
+// sendFile copies a body from the spill file to the client through the connection's
+// ReadFrom, which uses sendfile(2) (conn.go), rather than io.Copy, which would go through a
+// buffer.
+func sendFile(w http.ResponseWriter, f *io.SectionReader) {
 	if rf, ok := w.(io.ReaderFrom); ok {
 		_, _ = rf.ReadFrom(f)
 		return

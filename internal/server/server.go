@@ -58,10 +58,10 @@ type Config struct {
 	OpenStreams map[store.Tier]int
 	// CacheBytes bounds the memory of the response cache (default 64 MiB).
 	CacheBytes int
-	// CacheDir is where large cached answers are kept as files (default: the system's
-	// temporary directory); the server makes a directory of its own in it, removed by Close.
+	// CacheDir is where large cached answers are kept, in one file of the server's own,
+	// unlinked as soon as it is made (default: the system's temporary directory).
 	CacheDir string
-	// CacheDiskBytes bounds those files (default 1 GiB); negative keeps every answer in memory.
+	// CacheDiskBytes bounds that file (default 1 GiB); negative keeps every answer in memory.
 	CacheDiskBytes int64
 	// Upstream, if set, reads through to another API for answers the store cannot give
 	// (upstream.go); UpstreamTimeout bounds a request's wait for it (default 5 s).
@@ -148,9 +148,9 @@ func New(cfg Config) *Server {
 	if cfg.CacheDiskBytes == 0 {
 		cfg.CacheDiskBytes = defaultSpillBytes
 	}
-	var spill *spillDir
+	var spill *spillFile
 	if cfg.CacheDiskBytes > 0 {
-		spill = newSpillDir(cfg.CacheDir, cfg.CacheDiskBytes)
+		spill = newSpillFile(cfg.CacheDir, cfg.CacheDiskBytes)
 	}
 	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
 	s.cache.feed = &feedTracker{src: cfg.Store}
@@ -169,8 +169,8 @@ func New(cfg Config) *Server {
 }
 
 // Close stops what the server's store runs in the background (the name index's builds,
-// which read the database the caller owns and closes next) and removes the files of the
-// response cache. The server must not answer requests after.
+// which read the database the caller owns and closes next) and closes the response cache's
+// file. The server must not answer requests after.
 func (s *Server) Close() error {
 	if st, ok := s.cfg.Store.(interface{ Stop() }); ok {
 		st.Stop()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,33 +33,46 @@ func largeAnswer(id string, n int) []byte {
 	return b.Bytes()
 }
 
-// spillFiles lists the files of the cache's own directory inside base.
-func spillFiles(t *testing.T, base string) []string {
+// inFile is the number of answers the cache keeps in its spill file. The file itself has
+// no name in base: it is unlinked as soon as it is made.
+func inFile(t *testing.T, c *responseCache, base string) int {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(base, "sportsdb-cache-*", "*"))
-	if err != nil {
-		t.Fatal(err)
+	if names, _ := filepath.Glob(filepath.Join(base, "*")); len(names) != 0 {
+		t.Fatalf("the spill file is left in %s: %v", base, names)
 	}
-	return files
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.spilled.Len()
 }
 
-// A large answer is kept in memory when first computed and moves to a file when asked again;
-// it is sent from there through a real connection, whole, with its length, ETag and gzip
-// form, never computed again; Close removes the file.
+// spillServer serves c through the server's own listener (conn.go), as serve does, so that
+// bodies in the spill file leave with sendfile at their offset.
+func spillServer(t *testing.T, c *responseCache, next http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	tg, _ := parseTarget("/api/v1/json/k/eventsday.php")
+	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		c.serve(rec, r, tg, store.Premium, next)
+	}))
+	hs.Listener = Listener(hs.Listener)
+	hs.Config.ConnContext = ConnContext
+	hs.Start()
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+// A large answer is kept in memory when first computed and moves to the file when asked
+// again; it is sent from there through a real connection, whole, with its length, ETag and
+// gzip form, never computed again; Close closes the file, and later answers stay in memory.
 func TestCacheKeepsLargeAnswersInFiles(t *testing.T) {
 	base := t.TempDir()
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillDir(base, 64<<20))
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillFile(base, 64<<20))
 	var computed atomic.Int64
 	next := func(w http.ResponseWriter, r *http.Request) {
 		computed.Add(1)
 		w.Write(largeAnswer(r.URL.Query().Get("d"), 200<<10))
 	}
-	tg, _ := parseTarget("/api/v1/json/k/eventsday.php")
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
-		c.serve(rec, r, tg, store.Premium, next)
-	}))
-	defer hs.Close()
+	hs := spillServer(t, c, next)
 	get := func(header ...string) (*http.Response, []byte) {
 		req, _ := http.NewRequest(http.MethodGet, hs.URL+"/api/v1/json/k/eventsday.php?d=2026-10-05", nil)
 		for i := 0; i+1 < len(header); i += 2 {
@@ -81,10 +95,10 @@ func TestCacheKeepsLargeAnswersInFiles(t *testing.T) {
 	if !bytes.Equal(body, want) {
 		t.Fatalf("first answer: %d bytes, want %d", len(body), len(want))
 	}
-	if files := spillFiles(t, base); len(files) != 0 {
-		t.Fatalf("spill files after the first request: %v, want none", files)
+	if n := inFile(t, c, base); n != 0 {
+		t.Fatalf("%d answers in the file after the first request, want none", n)
 	}
-	for _, from := range []string{"memory", "the file"} {
+	for _, from := range []string{"memory", "the file", "the file again"} {
 		resp, body := get()
 		if !bytes.Equal(body, want) || resp.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
 			t.Fatalf("answer from %s: %d bytes, Content-Length %s, want %d", from, len(body), resp.Header.Get("Content-Length"), len(want))
@@ -92,8 +106,8 @@ func TestCacheKeepsLargeAnswersInFiles(t *testing.T) {
 		if resp.Header.Get("Etag") == "" || resp.Header.Get("Etag") != first.Header.Get("Etag") {
 			t.Fatalf("answer from %s: ETag %q, first %q", from, resp.Header.Get("Etag"), first.Header.Get("Etag"))
 		}
-		if files := spillFiles(t, base); len(files) != 1 {
-			t.Fatalf("spill files after the answer from %s: %v, want one", from, files)
+		if n := inFile(t, c, base); n != 1 {
+			t.Fatalf("%d answers in the file after the answer from %s, want one", n, from)
 		}
 	}
 	resp, body := get("Accept-Encoding", "gzip")
@@ -116,16 +130,26 @@ func TestCacheKeepsLargeAnswersInFiles(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if dirs, _ := filepath.Glob(filepath.Join(base, "sportsdb-cache-*")); len(dirs) != 0 {
-		t.Fatalf("after Close: %v", dirs)
+	c.mu.Lock()
+	for _, e := range c.entries {
+		c.remove(e) // as a new data version would
+	}
+	c.mu.Unlock()
+	for range 2 { // computed again, and kept in memory: the file is closed
+		if _, body := get(); !bytes.Equal(body, want) {
+			t.Fatalf("after Close: %d bytes, want %d", len(body), len(want))
+		}
+	}
+	if n := inFile(t, c, base); n != 0 || computed.Load() != 2 {
+		t.Fatalf("after Close: %d answers in the file, computed %d times; want 0 and 2", n, computed.Load())
 	}
 }
 
-// The files stay within their budget, least recently used out first; an answer whose file
-// has gone is computed again.
-func TestCacheSpillBudgetAndLostFiles(t *testing.T) {
+// The file stays within its budget, least recently used out first; an answer that left the
+// file between its lookup and its sending is computed again.
+func TestCacheSpillBudgetAndLostBodies(t *testing.T) {
 	base := t.TempDir()
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillDir(base, 1<<20))
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillFile(base, 1<<20))
 	defer c.Close()
 	var computed atomic.Int64
 	next := func(w http.ResponseWriter, r *http.Request) {
@@ -145,27 +169,24 @@ func TestCacheSpillBudgetAndLostFiles(t *testing.T) {
 	for i := range 12 {
 		get("day" + strconv.Itoa(i))
 	}
-	if files := spillFiles(t, base); len(files) != 0 {
-		t.Fatalf("%d spill files for answers asked once, want none", len(files))
+	if n := inFile(t, c, base); n != 0 {
+		t.Fatalf("%d answers asked once in the file, want none", n)
 	}
 	before := computed.Load()
 	for i := range 12 {
-		get("day" + strconv.Itoa(i)) // asked again: from memory to its file
+		get("day" + strconv.Itoa(i)) // asked again: from memory to the file
 	}
 	if computed.Load() != before {
 		t.Fatalf("answers asked again computed %d more times", computed.Load()-before)
 	}
-	files := spillFiles(t, base)
-	var total int64
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		total += fi.Size()
+	n := inFile(t, c, base)
+	live, end := c.spill.usage()
+	fi, err := c.spill.f.Stat()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(files) < 8 || total > 1<<20 {
-		t.Fatalf("%d spill files of %d bytes in all for a budget of 1 MiB", len(files), total)
+	if n < 8 || live > 1<<20 || end > 1<<20 || fi.Size() > 1<<20 {
+		t.Fatalf("%d answers in the file, %d bytes in use, %d used, file of %d bytes, for a budget of 1 MiB", n, live, end, fi.Size())
 	}
 	before = computed.Load()
 	get("day11") // the newest is kept
@@ -176,22 +197,28 @@ func TestCacheSpillBudgetAndLostFiles(t *testing.T) {
 	if computed.Load() != before+1 {
 		t.Fatal("the oldest answer was still kept")
 	}
-	for _, f := range spillFiles(t, base) {
-		if err := os.Remove(f); err != nil {
-			t.Fatal(err)
-		}
+	// day11's entry leaves the cache (a newer answer, a new data version) after a request
+	// found it and before that request sent it: the request sends nothing from it, and
+	// serve computes the answer afresh.
+	c.mu.Lock()
+	e := c.entries[cacheKey(httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=day11", nil), tg, store.Premium)]
+	c.remove(e)
+	c.mu.Unlock()
+	rec := httptest.NewRecorder()
+	if c.write(rec, httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=day11", nil), e, nil) || rec.Body.Len() != 0 || rec.Header().Get("Etag") != "" {
+		t.Fatalf("sent from an entry that left the file: %d bytes, ETag %q", rec.Body.Len(), rec.Header().Get("Etag"))
 	}
 	before = computed.Load()
 	if got := get("day11"); !strings.HasPrefix(got, `{"events":[`) || computed.Load() != before+1 {
-		t.Fatalf("a lost file: computed %d more times", computed.Load()-before)
+		t.Fatalf("an answer that left the file: computed %d more times", computed.Load()-before)
 	}
 }
 
 // Requests asking again at once for a large answer in memory all get it whole while it
-// moves to its file, which is made once.
+// moves to the file, where it is written once.
 func TestCacheMovesAnswerToFileOnceUnderConcurrentRequests(t *testing.T) {
 	base := t.TempDir()
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillDir(base, 64<<20))
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, newSpillFile(base, 64<<20))
 	defer c.Close()
 	var computed atomic.Int64
 	next := func(w http.ResponseWriter, r *http.Request) {
@@ -221,16 +248,19 @@ func TestCacheMovesAnswerToFileOnceUnderConcurrentRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if files := spillFiles(t, base); len(files) != 1 || computed.Load() != 1 {
-		t.Fatalf("%d spill files, computed %d times; want 1 and 1", len(files), computed.Load())
+	if n := inFile(t, c, base); n != 1 || computed.Load() != 1 {
+		t.Fatalf("%d answers in the file, computed %d times; want 1 and 1", n, computed.Load())
+	}
+	if live, _ := c.spill.usage(); live != (int64(len(want))+spillPage-1)/spillPage*spillPage {
+		t.Fatalf("%d bytes of the file in use for one answer of %d bytes", live, len(want))
 	}
 }
 
-// An answer too large for the memory budget goes to its file when first computed, and is
+// An answer too large for the memory budget goes to the file when first computed, and is
 // then served from it.
 func TestCacheSpillsAnswerTooLargeForMemoryAtOnce(t *testing.T) {
 	base := t.TempDir()
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, 512<<10, newSpillDir(base, 64<<20))
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, 512<<10, newSpillFile(base, 64<<20))
 	defer c.Close()
 	var computed atomic.Int64
 	want := largeAnswer("big", 100<<10)
@@ -246,8 +276,8 @@ func TestCacheSpillsAnswerTooLargeForMemoryAtOnce(t *testing.T) {
 		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
 			t.Fatalf("request %d: status %d, %d bytes", i+1, rec.Code, rec.Body.Len())
 		}
-		if files := spillFiles(t, base); len(files) != 1 {
-			t.Fatalf("request %d: spill files %v, want one", i+1, files)
+		if n := inFile(t, c, base); n != 1 {
+			t.Fatalf("request %d: %d answers in the file, want one", i+1, n)
 		}
 	}
 	if computed.Load() != 1 {
@@ -255,12 +285,13 @@ func TestCacheSpillsAnswerTooLargeForMemoryAtOnce(t *testing.T) {
 	}
 }
 
-// A large answer asked once makes no file; one that left memory before it was asked again
-// goes to its file when it is computed the second time, and is served from there after that.
+// A large answer asked once is not written to the file; one that left memory before it was
+// asked again goes to the file when it is computed the second time, and is served from there
+// after that.
 func TestCacheLargeAnswerEvictedThenAskedAgainGoesToFile(t *testing.T) {
 	base := t.TempDir()
 	const budget = 1 << 20
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, budget, newSpillDir(base, 64<<20))
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, budget, newSpillFile(base, 64<<20))
 	defer c.Close()
 	computed := map[string]int{}
 	next := func(w http.ResponseWriter, r *http.Request) {
@@ -292,26 +323,26 @@ func TestCacheLargeAnswerEvictedThenAskedAgainGoesToFile(t *testing.T) {
 	if c.used > budget {
 		t.Fatalf("the answers hold %d bytes; budget %d", c.used, budget)
 	}
-	if files := spillFiles(t, base); len(files) != 0 {
-		t.Fatalf("spill files for answers asked once: %d, want none", len(files))
+	if n := inFile(t, c, base); n != 0 {
+		t.Fatalf("answers asked once in the file: %d, want none", n)
 	}
-	// large0 left memory long ago: computed again, it goes to a file; then it is a hit.
+	// large0 left memory long ago: computed again, it goes to the file; then it is a hit.
 	for range 3 {
 		get("large0")
 	}
 	if n := computed["large0"]; n != 2 {
 		t.Fatalf("large0 computed %d times, want 2", n)
 	}
-	if files := spillFiles(t, base); len(files) != 1 {
-		t.Fatalf("spill files after large0 was asked again: %d, want one", len(files))
+	if n := inFile(t, c, base); n != 1 {
+		t.Fatalf("answers in the file after large0 was asked again: %d, want one", n)
 	}
-	// The last large answer is still in memory: asked again, it moves to its file.
+	// The last large answer is still in memory: asked again, it moves to the file.
 	get("large59")
 	if n := computed["large59"]; n != 1 {
 		t.Fatalf("large59 computed %d times, want once", n)
 	}
-	if files := spillFiles(t, base); len(files) != 2 {
-		t.Fatalf("spill files after large59 was asked again: %d, want two", len(files))
+	if n := inFile(t, c, base); n != 2 {
+		t.Fatalf("answers in the file after large59 was asked again: %d, want two", n)
 	}
 }
 
@@ -342,5 +373,194 @@ func TestKeyRing(t *testing.T) {
 	none.add(1)
 	if none.take(1) {
 		t.Error("a ring of no keys remembered one")
+	}
+}
+
+// Extents are whole pages, taken best-fit from the freed ones or cut from the end, never past
+// the budget; one still read is not reused; freed neighbours merge, and a freed tail moves
+// the end back.
+func TestSpillFileExtents(t *testing.T) {
+	base := t.TempDir()
+	s := newSpillFile(base, 16*spillPage)
+	defer s.Close()
+	body := func(pages int, b byte) []byte { return bytes.Repeat([]byte{b}, pages*spillPage-100) }
+	write := func(pages int, b byte) *spillSlot {
+		t.Helper()
+		sl, err := s.write(body(pages, b))
+		if err != nil {
+			t.Fatalf("write %d pages: %v", pages, err)
+		}
+		return sl
+	}
+	check := func(sl *spillSlot, pages int, b byte) {
+		t.Helper()
+		got, ok := sl.bytes()
+		if !ok || !bytes.Equal(got, body(pages, b)) {
+			t.Fatalf("body %q of %d pages at %d reads back wrong (ok %v)", b, pages, sl.ext.off, ok)
+		}
+	}
+	a, b, c := write(4, 'a'), write(2, 'b'), write(4, 'c')
+	if a.ext != (extent{0, 4 * spillPage}) || b.ext.off != 4*spillPage || c.ext.off != 6*spillPage {
+		t.Fatalf("extents %v %v %v, want pages 0, 4 and 6", a.ext, b.ext, c.ext)
+	}
+	b.release()
+	d := write(1, 'd') // best fit: the hole b left, not the end
+	if d.ext.off != 4*spillPage {
+		t.Fatalf("one page went to %d, want b's hole at %d", d.ext.off, 4*spillPage)
+	}
+	if !a.acquire() { // a reader of a
+		t.Fatal("acquire of a live extent failed")
+	}
+	a.release() // the cache lets a go; the reader still holds it
+	if _, err := s.write(body(7, 'x')); err != errSpillFull {
+		t.Fatalf("7 pages with 6 free at the end, 1 after d and a's 4 held: %v, want full", err)
+	}
+	e := write(5, 'e') // the end: pages 10 to 14
+	check(a, 4, 'a')
+	a.release() // the reader is done: a's pages are free
+	if a.acquire() {
+		t.Fatal("acquire of a freed extent succeeded")
+	}
+	f := write(4, 'f')
+	if f.ext.off != 0 {
+		t.Fatalf("four pages went to %d, want a's freed pages at 0", f.ext.off)
+	}
+	check(c, 4, 'c')
+	check(d, 1, 'd')
+	check(e, 5, 'e')
+	check(f, 4, 'f')
+	c.release()
+	d.release() // merges with c's pages and the page after d
+	g := write(6, 'g')
+	if g.ext.off != 4*spillPage {
+		t.Fatalf("six pages went to %d, want the merged hole at %d", g.ext.off, 4*spillPage)
+	}
+	e.release() // the tail: the end moves back
+	if live, end := s.usage(); live != 10*spillPage || end != 10*spillPage {
+		t.Fatalf("in use %d, end %d; want both %d", live, end, 10*spillPage)
+	}
+	if _, err := s.write(make([]byte, 7*spillPage)); err != errSpillFull {
+		t.Fatalf("7 pages with 6 left before the budget: %v, want full", err)
+	}
+	if names, _ := filepath.Glob(filepath.Join(base, "*")); len(names) != 0 {
+		t.Fatalf("the file has a name: %v", names)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.write(body(1, 'h')); err == nil || err == errSpillFull {
+		t.Fatalf("write after Close: %v", err)
+	}
+}
+
+// A section of a file leaves through a real connection whole, from where it was read up to,
+// without moving the file's own position.
+func TestSendSection(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "section")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data := largeAnswer("section", 300<<10)
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan []byte, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer c.Close()
+		b, _ := io.ReadAll(c)
+		got <- b
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := io.NewSectionReader(f, 1000, 250<<10)
+	head := make([]byte, 512) // net/http reads this much itself before it hands the rest on
+	if _, err := io.ReadFull(sr, head); err != nil {
+		t.Fatal(err)
+	}
+	conn := &answerConn{Conn: c}
+	if _, err := conn.Write(head); err != nil {
+		t.Fatal(err)
+	}
+	n, err := conn.ReadFrom(sr)
+	if err != nil || n != 250<<10-512 {
+		t.Fatalf("sent %d bytes, err %v; want %d", n, err, 250<<10-512)
+	}
+	c.Close()
+	if b := <-got; !bytes.Equal(b, data[1000:1000+250<<10]) {
+		t.Fatalf("received %d bytes, not the section", len(b))
+	}
+	if pos, _ := f.Seek(0, io.SeekCurrent); pos != int64(len(data)) {
+		t.Fatalf("the file's position moved to %d", pos)
+	}
+	if pos, _ := sr.Seek(0, io.SeekCurrent); pos != 250<<10 {
+		t.Fatalf("the section's position is %d after sending it all", pos)
+	}
+}
+
+// Many clients asking at once for large answers, through the server's own connections, with
+// a file far smaller than the answers: bodies are written, sent, evicted and their extents
+// reused all the while, and every client gets exactly its answer.
+func TestCacheSpillFileUnderChurn(t *testing.T) {
+	base := t.TempDir()
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, 256<<10, newSpillFile(base, 768<<10))
+	defer c.Close()
+	size := func(d string) int { n, _ := strconv.Atoi(d); return 16<<10 + n%7*9000 }
+	hs := spillServer(t, c, func(w http.ResponseWriter, r *http.Request) {
+		d := r.URL.Query().Get("d")
+		w.Write(largeAnswer(d, size(d)))
+	})
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+			for i := range 150 {
+				d := strconv.Itoa((i*7 + g*13) % 40)
+				resp, err := client.Get(hs.URL + "/api/v1/json/k/eventsday.php?d=" + d)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || !bytes.Equal(body, largeAnswer(d, size(d))) {
+					errs <- fmt.Errorf("client %d, request %d (%s): %d bytes, err %v", g, i, d, len(body), err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := inFile(t, c, base)
+	live, end := c.spill.usage()
+	if n == 0 || end > 768<<10 {
+		t.Fatalf("%d answers in the file, %d bytes used of a budget of %d", n, end, 768<<10)
+	}
+	// With no request in flight, the extents in use are exactly those of the entries.
+	var want int64
+	c.mu.Lock()
+	for el := c.spilled.Front(); el != nil; el = el.Next() {
+		want += el.Value.(*cacheEntry).slot.ext.n
+	}
+	c.mu.Unlock()
+	if live != want {
+		t.Fatalf("%d bytes of extents in use, the entries hold %d", live, want)
 	}
 }
