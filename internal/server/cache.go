@@ -45,8 +45,8 @@ const (
 	defaultSpillBytes = 1 << 30
 	// spillMinBytes is the size from which an answer is kept in the file rather than memory.
 	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory
-	// (docs/PERFORMANCE.md), and the answers in files live in the system's file cache rather than in
-	// the server's heap, where the garbage collector doubles what they take.
+	// (docs/PERFORMANCE.md), and the answers in the file live in the system's file cache
+	// rather than in the server's heap, where the garbage collector doubles what they take.
 	spillMinBytes  = 16 << 10
 	cacheTTL       = 5 * time.Second
 	staleLimit     = time.Minute
@@ -244,7 +244,7 @@ func (c *responseCache) join(key string, version int64) (*flight, bool) {
 }
 
 // await waits for a flight and sends its answer; false means the caller computes its own
-// (the flight's answer was not a 200, or its file is gone).
+// (the flight's answer was not a 200, or its body has left the file).
 func (c *responseCache) await(w http.ResponseWriter, r *http.Request, f *flight) bool {
 	select {
 	case <-f.done:
@@ -363,10 +363,11 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 }
 
 // put keeps an entry. A large answer stays in memory until it is asked again: most answers
-// of a wide working set are asked once, and a file made for one of those is pure cost (at
-// first sight the file's creation took more CPU than computing the answer, docs/PERFORMANCE.md).
+// of a wide working set are asked once, and writing one of those to the file is pure cost
+// (when each had a file of its own, creating it took more CPU than computing the answer,
+// docs/PERFORMANCE.md).
 // One that left memory before it was asked again, and one too large for the memory budget,
-// go to their file at once.
+// go to the file at once.
 //
 // Large answers share the memory budget with the small ones. Given a share of their own, so
 // that a run of them could not push the small answers out, they left the budget to many
