@@ -6,11 +6,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -563,4 +565,82 @@ func TestCacheSpillFileUnderChurn(t *testing.T) {
 	if live != want {
 		t.Fatalf("%d bytes of extents in use, the entries hold %d", live, want)
 	}
+}
+
+// Random writes and releases keep the file's books straight: live extents never overlap
+// and lie below the end, which stays within the budget; the free extents are in order,
+// apart from each other and from the end; the bytes in use are those of the live extents;
+// and every body reads back as written.
+func TestSpillFileExtentsRandom(t *testing.T) {
+	s := newSpillFile(t.TempDir(), 64*spillPage)
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var live []heldBody
+	for step := range 4000 {
+		if len(live) > 0 && (rng.IntN(2) == 0 || len(live) > 40) {
+			i := rng.IntN(len(live))
+			live[i].sl.release()
+			live = slices.Delete(live, i, i+1)
+		} else {
+			body := bytes.Repeat([]byte{byte('a' + step%26)}, 1+rng.IntN(9*spillPage))
+			sl, err := s.write(body)
+			switch {
+			case err == errSpillFull:
+			case err != nil:
+				t.Fatal(err)
+			default:
+				live = append(live, heldBody{sl, body})
+			}
+		}
+		if err := s.check(live); err != "" {
+			t.Fatalf("step %d: %s", step, err)
+		}
+	}
+	for _, h := range live {
+		if got, ok := h.sl.bytes(); !ok || !bytes.Equal(got, h.body) {
+			t.Fatalf("a body of %d bytes at %d reads back wrong", len(h.body), h.sl.ext.off)
+		}
+		h.sl.release()
+	}
+	if live, end := s.usage(); live != 0 || end != 0 {
+		t.Fatalf("all released: %d in use, end %d", live, end)
+	}
+}
+
+// heldBody is a body written to a spill file and the reference to it the writer holds.
+type heldBody struct {
+	sl   *spillSlot
+	body []byte
+}
+
+// check says what is wrong with the file's books, given the bodies held, or "".
+func (s *spillFile) check(held []heldBody) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var inUse int64
+	exts := make([]extent, 0, len(held))
+	for _, h := range held {
+		inUse += h.sl.ext.n
+		exts = append(exts, h.sl.ext)
+	}
+	slices.SortFunc(exts, func(a, b extent) int { return int(a.off - b.off) })
+	for i, e := range exts {
+		if e.n%spillPage != 0 || e.off+e.n > s.end || i > 0 && exts[i-1].off+exts[i-1].n > e.off {
+			return fmt.Sprintf("live extent %v (end %d, the one before %v)", e, s.end, exts[max(i-1, 0)])
+		}
+	}
+	for i, f := range s.free {
+		if f.off+f.n >= s.end || i > 0 && s.free[i-1].off+s.free[i-1].n >= f.off {
+			return fmt.Sprintf("free extents %v with end %d", s.free, s.end)
+		}
+		for _, e := range exts {
+			if f.off < e.off+e.n && e.off < f.off+f.n {
+				return fmt.Sprintf("free extent %v overlaps live %v", f, e)
+			}
+		}
+	}
+	if s.live != inUse || s.end > s.budget {
+		return fmt.Sprintf("%d bytes counted in use, %d live; end %d of %d", s.live, inUse, s.end, s.budget)
+	}
+	return ""
 }
