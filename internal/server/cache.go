@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-
 	"runtime"
 	"strconv"
 	"strings"
@@ -135,7 +134,7 @@ func newResponseCache(dataVersion func(context.Context) (int64, error), budget i
 }
 
 // spillKeys is how many evicted large answers the cache remembers: as many as the spill
-// directory can hold.
+// file can hold.
 func spillKeys(spill *spillFile) int {
 	if spill == nil {
 		return 0
