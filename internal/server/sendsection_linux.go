@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"io"
 	"net"
 	"os"
@@ -59,10 +60,5 @@ func sendSection(dst net.Conn, sr *io.SectionReader) (written int64, handled boo
 		return true
 	})
 	_, _ = sr.Seek(pos+written, io.SeekStart)
-	for _, e := range []error{werr, serr, rerr} {
-		if e != nil {
-			return written, true, e
-		}
-	}
-	return written, true, nil
+	return written, true, cmp.Or(werr, serr, rerr)
 }

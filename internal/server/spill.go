@@ -39,7 +39,6 @@ type spillFile struct {
 	err  error    // why the file could not be made or was closed; spilling is then off
 	end  int64    // the file's used length: new extents are cut from here
 	free []extent // free extents before end, by offset, none adjacent
-	live int64    // bytes of the extents in use
 }
 
 type extent struct{ off, n int64 }
@@ -131,7 +130,6 @@ func (s *spillFile) take(n int64) (extent, bool) {
 	default:
 		return extent{}, false
 	}
-	s.live += n
 	return ext, true
 }
 
@@ -140,7 +138,6 @@ func (s *spillFile) take(n int64) (extent, bool) {
 func (s *spillFile) give(e extent) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.live -= e.n
 	i, _ := slices.BinarySearchFunc(s.free, e.off, func(x extent, off int64) int {
 		switch {
 		case x.off < off:
@@ -164,13 +161,6 @@ func (s *spillFile) give(e extent) {
 		return
 	}
 	s.free = slices.Insert(s.free, i, e)
-}
-
-// usage is the bytes of the extents in use and the file's used length.
-func (s *spillFile) usage() (live, end int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.live, s.end
 }
 
 // Close closes the file (and removes it where it could not be unlinked); requests still

@@ -639,8 +639,24 @@ func (s *spillFile) check(held []heldBody) string {
 			}
 		}
 	}
-	if s.live != inUse || s.end > s.budget {
-		return fmt.Sprintf("%d bytes counted in use, %d live; end %d of %d", s.live, inUse, s.end, s.budget)
+	if live, _ := s.usageLocked(); live != inUse || s.end > s.budget {
+		return fmt.Sprintf("%d bytes in use by the books, %d held; end %d of %d", live, inUse, s.end, s.budget)
 	}
 	return ""
+}
+
+// usage is the bytes of the extents in use (the used length less the free extents) and the
+// used length.
+func (s *spillFile) usage() (live, end int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.usageLocked()
+}
+
+func (s *spillFile) usageLocked() (live, end int64) {
+	live = s.end
+	for _, f := range s.free {
+		live -= f.n
+	}
+	return live, s.end
 }
