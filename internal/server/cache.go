@@ -37,7 +37,7 @@ import (
 // that read the clock without declaring how long it stands expires after cacheTTL. Memory is
 // bounded by a byte budget with LRU eviction. Large answers asked again (or too large for
 // memory) go to a file of the server's own (spill.go), bounded by a disk budget with an LRU
-// of their own, and are sent from there with sendfile.
+// of their own, and are sent from there with sendfile; so are their gzip forms.
 
 const (
 	defaultCacheBytes = 64 << 20
@@ -67,6 +67,7 @@ type cacheEntry struct {
 	slot       *spillSlot // the body's place in the spill file, or nil
 	size       int        // length of the body
 	gz         []byte     // gzip of body, made on first demand
+	gzSlot     *spillSlot // instead of gz, for a body in the file: its gzip there too
 	etag       string
 	status     int
 	elem       *list.Element
@@ -495,6 +496,9 @@ func (c *responseCache) remove(e *cacheEntry) {
 		// A request sending the body holds its extent; the last one done frees it.
 		e.slot.release()
 	}
+	if e.gzSlot != nil {
+		e.gzSlot.release()
+	}
 }
 
 // grow counts n more bytes of memory for an entry still in the cache.
@@ -539,12 +543,17 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 		body = e.body
 	}
 	var gz []byte
+	var file *io.SectionReader
+	zipped := false
 	if e.size >= minGzipBytes && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		e.gzOnce.Do(func() { c.compress(e, body) })
 		gz = e.gz
+		if gz == nil && e.gzSlot != nil && e.gzSlot.acquire() {
+			defer e.gzSlot.release()
+			file, zipped = e.gzSlot.reader(), true
+		}
 	}
-	var file *io.SectionReader
-	if body == nil && e.slot != nil && gz == nil && r.Method != http.MethodHead {
+	if body == nil && e.slot != nil && gz == nil && file == nil && r.Method != http.MethodHead {
 		if !e.slot.acquire() {
 			delete(h, "Etag") // the caller computes the answer afresh
 			return false
@@ -553,9 +562,13 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 		file = e.slot.reader()
 	}
 	n := e.size
-	if gz != nil {
+	switch {
+	case gz != nil:
 		h["Content-Encoding"] = gzipEncoding
 		n = len(gz)
+	case zipped:
+		h["Content-Encoding"] = gzipEncoding
+		n = int(file.Size())
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
 	if file == nil && r.Method != http.MethodHead && n > holdMinBytes {
@@ -574,17 +587,34 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	return true
 }
 
-// compress makes the gzip form of an entry, from body or the file, and counts its memory.
-// A body gone from the file meanwhile leaves e.gz nil: the answer is then sent as it is.
+// compress makes the gzip form of an entry, from body or the file. The gzip of a body kept
+// in the file goes to the file too (e.gzSlot), that of one in memory to memory, counted in
+// its budget. (Held in memory, the gzip forms of the file's answers, whose entries leave only
+// once no answer is left in memory, pushed the small answers out of the budget.) A body gone
+// from the file meanwhile leaves both unset: the answer is then sent as it is.
 func (c *responseCache) compress(e *cacheEntry, body []byte) {
-	if body == nil && e.slot != nil {
+	inFile := e.slot != nil
+	if body == nil && inFile {
 		b, ok := e.slot.bytes()
 		if !ok {
 			return
 		}
 		body = b
 	}
-	e.gz = gzipBytes(body)
+	gz := gzipBytes(body)
+	if inFile {
+		if slot, ok := c.spillBody(gz); ok {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.entries[e.key] == e {
+				e.gzSlot = slot // released with the entry (remove)
+			} else {
+				slot.release() // the entry left the cache meanwhile
+			}
+			return
+		}
+	}
+	e.gz = gz
 	c.grow(e, len(e.gz))
 }
 

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -345,6 +346,115 @@ func TestCacheLargeAnswerEvictedThenAskedAgainGoesToFile(t *testing.T) {
 	}
 	if n := inFile(t, c, base); n != 2 {
 		t.Fatalf("answers in the file after large59 was asked again: %d, want two", n)
+	}
+}
+
+// The gzip form of an answer kept in the file is kept in the file as well, sent from there
+// and freed with its entry: held in memory, the gzip forms of many large answers asked by
+// clients that accept gzip (most do) filled the memory budget, and since the entries of the
+// file are evicted only when no answer is left in memory, each small answer was evicted
+// soon after it was put, and computed again at nearly every request.
+func TestCacheKeepsGzipOfFileAnswersInTheFile(t *testing.T) {
+	base := t.TempDir()
+	const budget = 128 << 10
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, budget, newSpillFile(base, 64<<20))
+	defer c.Close()
+	var mu sync.Mutex
+	computed := map[string]int{}
+	next := func(w http.ResponseWriter, r *http.Request) {
+		d := r.URL.Query().Get("d")
+		mu.Lock()
+		computed[d]++
+		mu.Unlock()
+		if d == "small" {
+			w.Write([]byte(`{"events":[{"idEvent":"small"}]}`))
+			return
+		}
+		w.Write(largeAnswer(d, 100<<10))
+	}
+	hs := spillServer(t, c, next)
+	get := func(method, d string, gzipped bool) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, hs.URL+"/api/v1/json/k/eventsday.php?d="+d, nil)
+		if gzipped {
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
+		resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s %s: status %d, %v", method, d, resp.StatusCode, err)
+		}
+		return resp, body
+	}
+	unzip := func(b []byte) []byte {
+		t.Helper()
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return plain
+	}
+	// 40 answers of 100 KiB, too large for the memory budget of 128 KiB (they go to the
+	// file at once), whose gzip forms (about 5 KiB each) outweigh it; each asked with gzip
+	// (its computation), without, and with gzip again (from the file); the small answer is
+	// asked between them.
+	for i := range 40 {
+		d := fmt.Sprint("large", i)
+		want := largeAnswer(d, 100<<10)
+		for _, gzipped := range []bool{true, false, true} {
+			resp, body := get(http.MethodGet, d, gzipped)
+			if resp.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+				t.Fatalf("%s: Content-Length %s for %d bytes", d, resp.Header.Get("Content-Length"), len(body))
+			}
+			if enc := resp.Header.Get("Content-Encoding"); gzipped != (enc == "gzip") {
+				t.Fatalf("%s, gzip accepted %v: Content-Encoding %q", d, gzipped, enc)
+			}
+			if gzipped {
+				body = unzip(body)
+			}
+			if !bytes.Equal(body, want) {
+				t.Fatalf("%s, gzip accepted %v: %d bytes, want %d", d, gzipped, len(body), len(want))
+			}
+		}
+		get(http.MethodGet, "small", true)
+	}
+	mu.Lock()
+	if n := computed["small"]; n != 1 {
+		t.Errorf("the small answer was computed %d times, want once", n)
+	}
+	for i := range 40 {
+		if n := computed[fmt.Sprint("large", i)]; n != 1 {
+			t.Errorf("large%d computed %d times, want once", i, n)
+		}
+	}
+	mu.Unlock()
+	resp, body := get(http.MethodHead, "large39", true)
+	if len(body) != 0 || resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("HEAD: %d bytes of body, Content-Encoding %q", len(body), resp.Header.Get("Content-Encoding"))
+	}
+	_, zipped := get(http.MethodGet, "large39", true)
+	if resp.Header.Get("Content-Length") != strconv.Itoa(len(zipped)) {
+		t.Fatalf("HEAD: Content-Length %s, the gzip answer has %d bytes", resp.Header.Get("Content-Length"), len(zipped))
+	}
+	if n := inFile(t, c, base); n != 40 {
+		t.Fatalf("%d answers in the file, want 40", n)
+	}
+	// A new data version removes the entries; their extents, both forms, are freed.
+	c.mu.Lock()
+	for _, e := range c.entries {
+		c.remove(e)
+	}
+	c.mu.Unlock()
+	if live, _ := c.spill.usage(); live != 0 {
+		t.Fatalf("%d bytes of the file still in use after every entry left", live)
 	}
 }
 
