@@ -37,15 +37,16 @@ import (
 // that read the clock without declaring how long it stands expires after cacheTTL. Memory is
 // bounded by a byte budget with LRU eviction. Large answers asked again (or too large for
 // memory) go to a file of the server's own (spill.go), bounded by a disk budget with an LRU
-// of their own, and are sent from there with sendfile; so are their gzip forms.
+// of their own, and are sent from there; so are their gzip forms.
 
 const (
 	defaultCacheBytes = 64 << 20
 	defaultSpillBytes = 1 << 30
-	// spillMinBytes is the size from which an answer is kept in the file rather than memory.
-	// From 16 KiB, sendfile costs no more CPU per answer than a write from memory
-	// (docs/PERFORMANCE.md), and the answers in the file live in the system's file cache
-	// rather than in the server's heap, where the garbage collector doubles what they take.
+	// spillMinBytes is the size from which an answer is kept in the file rather than memory:
+	// the answers in the file live in the system's file cache rather than in the server's
+	// heap, where the garbage collector doubles what they take. (Chosen when they were sent
+	// with sendfile, which from 16 KiB cost no more CPU than a write from memory,
+	// docs/PERFORMANCE.md; they are now copied out, sendFile.)
 	spillMinBytes  = 16 << 10
 	cacheTTL       = 5 * time.Second
 	staleLimit     = time.Minute
@@ -618,16 +619,19 @@ func (c *responseCache) compress(e *cacheEntry, body []byte) {
 	c.grow(e, len(e.gz))
 }
 
-// sendFile copies a body from the spill file to the client through the connection's
-// ReadFrom, which uses sendfile(2) (conn.go), rather than io.Copy, which would go through a
-// buffer.
+// sendFile copies a body from the spill file to the client through a pooled buffer. Not
+// with sendfile(2): for TCP it queues references to the file's cached pages, not their bytes,
+// and an extent freed and written with another answer before the client had all of the first
+// one (retransmissions included) changed what the client got. A write copies the bytes into
+// the socket, so the extent is free to reuse as soon as it returns.
 func sendFile(w http.ResponseWriter, f *io.SectionReader) {
-	if rf, ok := w.(io.ReaderFrom); ok {
-		_, _ = rf.ReadFrom(f)
-		return
-	}
-	_, _ = io.Copy(w, f)
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	_, _ = io.CopyBuffer(struct{ io.Writer }{w}, f, *buf)
 }
+
+// copyBuffers are sendFile's buffers.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 var (
 	jsonType     = []string{"application/json"}

@@ -127,16 +127,10 @@ func (c *answerConn) SetDeadline(t time.Time) error {
 	return c.Conn.SetDeadline(t)
 }
 
-// ReadFrom keeps sendfile: net/http sends a file through the connection's ReadFrom, and
-// the response cache a section of its file (spill.go).
+// ReadFrom keeps sendfile: net/http sends a file through the connection's ReadFrom.
 func (c *answerConn) ReadFrom(r io.Reader) (int64, error) {
 	if err := c.flush(); err != nil {
 		return 0, err
-	}
-	if sr, ok := r.(*io.SectionReader); ok {
-		if n, handled, err := sendSection(c.Conn, sr); handled {
-			return n, err
-		}
 	}
 	if rf, ok := c.Conn.(io.ReaderFrom); ok {
 		return rf.ReadFrom(r)
