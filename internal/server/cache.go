@@ -543,18 +543,20 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	if body == nil {
 		body = e.body
 	}
-	var gz []byte
+	// What goes: out from memory, or file (the body's or its gzip's extent); n bytes of it.
+	out, n, gzipped := body, e.size, false
 	var file *io.SectionReader
-	zipped := false
 	if e.size >= minGzipBytes && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		e.gzOnce.Do(func() { c.compress(e, body) })
-		gz = e.gz
-		if gz == nil && e.gzSlot != nil && e.gzSlot.acquire() {
+		switch {
+		case e.gz != nil:
+			out, n, gzipped = e.gz, len(e.gz), true
+		case e.gzSlot != nil && e.gzSlot.acquire():
 			defer e.gzSlot.release()
-			file, zipped = e.gzSlot.reader(), true
+			file, n, gzipped = e.gzSlot.reader(), int(e.gzSlot.size), true
 		}
 	}
-	if body == nil && e.slot != nil && gz == nil && file == nil && r.Method != http.MethodHead {
+	if out == nil && file == nil && e.slot != nil && r.Method != http.MethodHead {
 		if !e.slot.acquire() {
 			delete(h, "Etag") // the caller computes the answer afresh
 			return false
@@ -562,14 +564,8 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 		defer e.slot.release()
 		file = e.slot.reader()
 	}
-	n := e.size
-	switch {
-	case gz != nil:
+	if gzipped {
 		h["Content-Encoding"] = gzipEncoding
-		n = len(gz)
-	case zipped:
-		h["Content-Encoding"] = gzipEncoding
-		n = int(file.Size())
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
 	if file == nil && r.Method != http.MethodHead && n > holdMinBytes {
@@ -578,12 +574,10 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	w.WriteHeader(e.status)
 	switch {
 	case r.Method == http.MethodHead:
-	case gz != nil:
-		_, _ = w.Write(gz)
 	case file != nil:
 		sendFile(w, file)
 	default:
-		_, _ = w.Write(body)
+		_, _ = w.Write(out)
 	}
 	return true
 }

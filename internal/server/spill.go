@@ -163,8 +163,8 @@ func (s *spillFile) give(e extent) {
 	s.free = slices.Insert(s.free, i, e)
 }
 
-// Close closes the file (and removes it where it could not be unlinked); requests still
-// sending from it finish first, as the system closes a file only when its last use ends.
+// Close closes the file (and removes it where it could not be unlinked). The server closes
+// it once no request is left to send from it (Server.Close); a read after Close fails.
 func (s *spillFile) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -603,13 +603,13 @@ func TestCacheSpillFileUnderChurn(t *testing.T) {
 					body, err = io.ReadAll(resp.Body)
 				}
 				resp.Body.Close()
-				if err != nil || !bytes.Equal(body, largeAnswer(d, size(d))) {
-					want := largeAnswer(d, size(d))
-					at := 0
-					for at < len(body) && at < len(want) && body[at] == want[at] {
+				if want := largeAnswer(d, size(d)); err != nil || !bytes.Equal(body, want) {
+					at := 0 // where the body first differs from its answer
+					for at < min(len(body), len(want)) && body[at] == want[at] {
 						at++
 					}
-					errs <- fmt.Errorf("client %d, request %d (%s): %d bytes (want %d), differ at %d: %q, enc %q cl %s, err %v", g, i, d, len(body), len(want), at, body[max(0, at-20):min(len(body), at+60)], resp.Header.Get("Content-Encoding"), resp.Header.Get("Content-Length"), err)
+					errs <- fmt.Errorf("client %d, request %d (%s, Content-Encoding %q): %d bytes of %d, differing from byte %d (%q), err %v",
+						g, i, d, resp.Header.Get("Content-Encoding"), len(body), len(want), at, body[at:min(len(body), at+60)], err)
 					return
 				}
 			}
