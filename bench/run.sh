@@ -27,7 +27,8 @@
 #      by nginx at the same rate; the targets take the median run, since one 15-second
 #      window on a shared machine can be disturbed; reads sportsdb's peak RSS (VmHWM);
 #      takes CPU profiles of the same, warm server under one more mixed and search run
-#      (PROFILE=off skips them). Every sportsdb run records its response cache's hit ratio.
+#      (PROFILE=off skips them). Every sportsdb run records its response cache's hit ratio
+#      and the server's CPU time per request.
 #   6. cold: each request of the cold list sent once, no warm-up, to a sportsdb restarted with
 #      an empty response cache (memory and disk) before every cold run, its database file read
 #      once into the system's page cache before every start (as nginx's files are); nginx serves the same
@@ -350,12 +351,13 @@ drive() {
 	line=$("$BIN/loadgen" run -addr "$addrs" -list "$list" -c "$CONNS" -d "$DURATION" -warmup "$WARMUP" \
 		-rate "$rate" -workload "$workload" -server "$server" "${metrics[@]}" "$@")
 	echo "$line" >>"$RESULTS"
-	local rps hits
+	local rps hits cpu
 	rps=$(grep -o '"rps":[0-9.]*' <<<"$line" | cut -d: -f2)
 	hits=$(grep -o '"hit_ratio":[0-9.]*' <<<"$line" | cut -d: -f2 || true)
+	cpu=$(grep -o '"server_cpu_us":[0-9.]*' <<<"$line" | cut -d: -f2 || true)
 	local at=""
 	[[ $rate != 0 ]] && at=" at $rate/s"
-	echo "$workload on $server$at: $rps req/s${hits:+, cache hit ratio $hits}, load average $(loadavg)" >&2
+	echo "$workload on $server$at: $rps req/s${hits:+, cache hit ratio $hits}${cpu:+, server CPU $cpu µs a request}, load average $(loadavg)" >&2
 	echo "$rps"
 }
 

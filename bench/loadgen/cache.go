@@ -11,16 +11,23 @@ import (
 )
 
 // cacheUse is what a server's response cache did over one run: lookups answered from it
-// (hits), answered by the store (misses), and answers refreshed in the background.
+// (hits), answered by the store (misses), and answers refreshed in the background. CPUus is
+// the servers' CPU time (process_cpu_seconds_total, every replica's) per lookup, in
+// microseconds: what one answer cost the server, a figure that does not move with the
+// reference server's rate as a ratio to it does.
 type cacheUse struct {
 	Hits      int64   `json:"hits"`
 	Misses    int64   `json:"misses"`
 	Refreshes int64   `json:"refreshes"`
 	HitRatio  float64 `json:"hit_ratio"`
+	CPUus     float64 `json:"server_cpu_us,omitempty"`
 }
 
-// cacheCounts sums sportsdb_response_cache_total by result over the /metrics pages of the
-// given URLs (one per replica).
+// cpuKey is the key under which cacheCounts gives the servers' CPU time, in microseconds.
+const cpuKey = "cpu_us"
+
+// cacheCounts sums sportsdb_response_cache_total by result, and the processes' CPU time
+// (under cpuKey), over the /metrics pages of the given URLs (one per replica).
 func cacheCounts(ctx context.Context, urls []string) (map[string]int64, error) {
 	client := &http.Client{Timeout: 10 * time.Second}
 	total := map[string]int64{}
@@ -45,11 +52,20 @@ func cacheCounts(ctx context.Context, urls []string) (map[string]int64, error) {
 	return total, nil
 }
 
-// parseCacheCounts reads lines like sportsdb_response_cache_total{result="hit"} 42.
+// parseCacheCounts reads lines like sportsdb_response_cache_total{result="hit"} 42, and
+// process_cpu_seconds_total 12.5 (kept under cpuKey, in microseconds).
 func parseCacheCounts(sc *bufio.Scanner) (map[string]int64, error) {
 	const prefix = `sportsdb_response_cache_total{result="`
 	out := map[string]int64{}
 	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "process_cpu_seconds_total "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", sc.Text(), err)
+			}
+			out[cpuKey] = int64(f * 1e6)
+			continue
+		}
 		rest, ok := strings.CutPrefix(sc.Text(), prefix)
 		if !ok {
 			continue
@@ -73,6 +89,9 @@ func cacheDelta(before, after map[string]int64) *cacheUse {
 		Refreshes: after["refresh"] - before["refresh"]}
 	if n := c.Hits + c.Misses; n > 0 {
 		c.HitRatio = round(float64(c.Hits)/float64(n), 3)
+		if cpu := after[cpuKey] - before[cpuKey]; cpu > 0 {
+			c.CPUus = round(float64(cpu)/float64(n), 1)
+		}
 	}
 	return c
 }

@@ -98,8 +98,8 @@ func broken(runs []result) error {
 // report prints the runs as a table with each sportsdb/nginx ratio, the other
 // measurements, and each target of the issue with whether it was met.
 func report(w io.Writer, runs []result, metrics []entry) {
-	fmt.Fprintln(w, "| workload | server | conns | req/s | p50 ms | p99 ms | max ms | errors | sportsdb/nginx | cache hits |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| workload | server | conns | req/s | p50 ms | p99 ms | max ms | errors | sportsdb/nginx | cache hits | server CPU µs/req |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range runs {
 		ratio := ""
 		if r.Server == "sportsdb" && r.Rate == 0 {
@@ -116,12 +116,15 @@ func report(w io.Writer, runs []result, metrics []entry) {
 		} else if r.Once {
 			name += " (sent once)"
 		}
-		hits := "-"
+		hits, cpu := "-", "-"
 		if r.Cache != nil {
 			hits = fmt.Sprintf("%.3f", r.Cache.HitRatio)
+			if r.Cache.CPUus > 0 {
+				cpu = fmt.Sprintf("%.0f", r.Cache.CPUus)
+			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.0f | %.2f | %.2f | %.1f | %d | %s | %s |\n",
-			name, r.Server, r.Conns, r.RPS, r.P50, r.P99, r.Max, r.Errors, ratio, hits)
+		fmt.Fprintf(w, "| %s | %s | %d | %.0f | %.2f | %.2f | %.1f | %d | %s | %s | %s |\n",
+			name, r.Server, r.Conns, r.RPS, r.P50, r.P99, r.Max, r.Errors, ratio, hits, cpu)
 	}
 	sizeTable(w, runs)
 	if len(metrics) > 0 {
@@ -279,7 +282,16 @@ func targets(runs []result, metrics []entry) []target {
 	coldPG, okColdPG := ratioOf(runs, "cold-pg")
 	pgToSQLite, okPgToSQLite := rateRatio(runs, "cold-pg", "sportsdb", "cold", "sportsdb")
 	two, okTwo := rateRatio(runs, "mixed-pg-2", "sportsdb", "mixed-pg", "sportsdb")
+	hotRun, okHotRun := find(runs, "hot", "sportsdb", false)
+	hotHits, okHotHits := 0.0, okHotRun && hotRun.Cache != nil
+	if okHotHits {
+		hotHits = hotRun.Cache.HitRatio
+	}
 	ts := []target{
+		// The hot list (240 small answers) fits the response cache many times over: below
+		// 0.99 its answers were pushed out, and the cache, not the store, is what the other
+		// figures measured (a defect of the cache, or a run that is not sound).
+		check("hot: cache hit ratio (the run is sound)", ">= 0.99", hotHits, okHotHits, "%.3f", atLeast(0.99)),
 		check("hot: sportsdb/nginx req/s", ">= 0.55", hot, okHot, "%.2f", atLeast(0.55)),
 		// Mixed and search as the uncached-search issue set them, for lists too large for
 		// the response cache (each run's hit ratio is in the table above).
@@ -289,6 +301,10 @@ func targets(runs []result, metrics []entry) []target {
 		check("search: sportsdb/nginx req/s", ">= 0.25", searchRatio, okSearchRatio, "%.2f", atLeast(0.25)),
 		check("search: p99 at full load", "<= 5 ms", search.P99, okSearch, "%.2f ms", atMost(5)),
 		ratedP99(runs, "search: p99 at half of peak rate", "search", 10),
+		// The server's own cost of an answer does not move with nginx's rate, which moved
+		// by two thirds between two runs of one machine.
+		reportedCPU(runs, "mixed"),
+		reportedCPU(runs, "search"),
 		check("sportsdb peak RSS (warm and cold runs)", "<= 300 MB", rss, okRSS, "%.0f MB", atMost(300)),
 		check("import into SQLite", ">= 250000 records/s", imp, okImp, "%.0f records/s", atLeast(250000)),
 		check("first answer after start (demo db)", "<= 1 s", first, okFirst, "%.0f ms", atMost(1000)),
@@ -310,6 +326,17 @@ func targets(runs []result, metrics []entry) []target {
 		ts = append(ts, target{"live: data changing under load", "see bench/live.sh", "not run (LIVE=on runs bench/live.sh)", "-"})
 	}
 	return ts
+}
+
+// reportedCPU is the server's CPU time per answer in a workload's full-speed run.
+func reportedCPU(runs []result, workload string) target {
+	r, ok := find(runs, workload, "sportsdb", false)
+	ok = ok && r.Cache != nil && r.Cache.CPUus > 0
+	t := target{workload + ": server CPU per answer", "reported", "not measured", "-"}
+	if ok {
+		t.measured = fmt.Sprintf("%.0f µs", r.Cache.CPUus)
+	}
+	return t
 }
 
 // ratedP99 checks the p99 of a workload's constant-rate runs on sportsdb against limit ms.

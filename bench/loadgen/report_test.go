@@ -10,9 +10,9 @@ import (
 )
 
 const sampleResults = `{"type":"metric","name":"load average at start","value":"1.00 2.00 3.00","unit":"","note":"shared"}
-{"type":"run","run":{"workload":"hot","server":"sportsdb","connections":32,"seconds":15,"requests":90000,"rps":6000,"p50_ms":2,"p99_ms":9,"max_ms":20,"errors":0,"status":{"200":90000}}}
+{"type":"run","run":{"workload":"hot","server":"sportsdb","connections":32,"seconds":15,"requests":90000,"rps":6000,"p50_ms":2,"p99_ms":9,"max_ms":20,"errors":0,"status":{"200":90000},"cache":{"hits":40950,"misses":49050,"refreshes":0,"hit_ratio":0.455,"server_cpu_us":96.4}}}
 {"type":"run","run":{"workload":"hot","server":"nginx","connections":32,"seconds":15,"requests":150000,"rps":10000,"p50_ms":1,"p99_ms":4,"max_ms":9,"errors":0,"status":{"200":150000}}}
-{"type":"run","run":{"workload":"mixed","server":"sportsdb","connections":32,"seconds":15,"requests":30000,"rps":2000,"p50_ms":5,"p99_ms":50,"max_ms":90,"errors":3,"status":{"200":29997,"503":3}}}
+{"type":"run","run":{"workload":"mixed","server":"sportsdb","connections":32,"seconds":15,"requests":30000,"rps":2000,"p50_ms":5,"p99_ms":50,"max_ms":90,"errors":3,"status":{"200":29997,"503":3},"cache":{"hits":12000,"misses":18000,"refreshes":0,"hit_ratio":0.4,"server_cpu_us":412.6}}}
 {"type":"run","run":{"workload":"mixed","server":"nginx","connections":32,"seconds":15,"requests":120000,"rps":8000,"p50_ms":1,"p99_ms":6,"max_ms":9,"errors":0,"status":{"200":120000}}}
 {"type":"run","run":{"workload":"mixed","server":"sportsdb","target_rate":1000,"connections":32,"seconds":15,"requests":15000,"rps":1000,"p50_ms":1,"p99_ms":8.5,"max_ms":30,"errors":0,"status":{"200":15000}}}
 {"type":"run","run":{"workload":"search","server":"sportsdb","target_rate":5000,"connections":32,"seconds":15,"requests":75000,"rps":5000,"p50_ms":0.5,"p99_ms":9.1,"max_ms":30,"errors":0,"status":{"200":75000},"by_size":[{"below_bytes":4096,"requests":50000,"p50_ms":0.4,"p99_ms":1.5,"in_slowest_1pct":150},{"below_bytes":16384,"requests":19000,"p50_ms":0.5,"p99_ms":2.25,"in_slowest_1pct":200},{"below_bytes":65536,"requests":6000,"p50_ms":0.9,"p99_ms":12,"in_slowest_1pct":400},{"below_bytes":0,"requests":0,"p50_ms":0,"p99_ms":0,"in_slowest_1pct":0}]}}
@@ -42,7 +42,10 @@ func TestReportTargets(t *testing.T) {
 		got[tg.name] = tg
 	}
 	want := map[string][2]string{
+		"hot: cache hit ratio (the run is sound)":        {"0.455", "no"},
 		"hot: sportsdb/nginx req/s":                      {"0.60", "yes"},
+		"mixed: server CPU per answer":                   {"413 µs", "-"},
+		"search: server CPU per answer":                  {"not measured", "-"},
 		"mixed: sportsdb/nginx req/s":                    {"0.25", "no"},
 		"mixed: p99 at half of peak rate":                {"8.50 ms", "yes"},
 		"mixed: p99 at full load":                        {"50.00 ms", "no"},
@@ -76,14 +79,14 @@ func TestReportTable(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"| hot | sportsdb | 32 | 6000 | 2.00 | 9.00 | 20.0 | 0 | 0.60 | - |",
-		"| mixed | sportsdb | 32 | 2000 | 5.00 | 50.00 | 90.0 | 3 | 0.25 | - |",
-		"| mixed @ 1000/s | sportsdb | 32 | 1000 | 1.00 | 8.50 | 30.0 | 0 |  | - |",
+		"| hot | sportsdb | 32 | 6000 | 2.00 | 9.00 | 20.0 | 0 | 0.60 | 0.455 | 96 |",
+		"| mixed | sportsdb | 32 | 2000 | 5.00 | 50.00 | 90.0 | 3 | 0.25 | 0.400 | 413 |",
+		"| mixed @ 1000/s | sportsdb | 32 | 1000 | 1.00 | 8.50 | 30.0 | 0 |  | - | - |",
 		"| load average at start | 1.00 2.00 3.00  | shared |",
 		"| workload | server | 0-4K | 4K-16K | 16K-64K | >= 64K |",
 		"| search @ 5000/s | sportsdb | 1.50 (150/50000) | 2.25 (200/19000) | 12.00 (400/6000) | - |",
-		"| cold (list sent once, in 4.5 s) | sportsdb | 32 | 4000 | 2.00 | 9.00 | 20.0 | 0 | 0.40 | 0.000 |",
-		"| cold-pg (sent once) | sportsdb | 32 | 1000 | 2.00 | 9.00 | 20.0 | 0 | 0.10 | - |",
+		"| cold (list sent once, in 4.5 s) | sportsdb | 32 | 4000 | 2.00 | 9.00 | 20.0 | 0 | 0.40 | 0.000 | - |",
+		"| cold-pg (sent once) | sportsdb | 32 | 1000 | 2.00 | 9.00 | 20.0 | 0 | 0.10 | - | - |",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q:\n%s", want, text)
