@@ -14,7 +14,8 @@ import (
 // (hits), answered by the store (misses), and answers refreshed in the background. CPUus is
 // the servers' CPU time (process_cpu_seconds_total, every replica's) per lookup, in
 // microseconds: what one answer cost the server, a figure that does not move with the
-// reference server's rate as a ratio to it does.
+// reference server's rate as a ratio to it does. Both are read before the warm-up and after
+// the run, so they include the warm-up's requests.
 type cacheUse struct {
 	Hits      int64   `json:"hits"`
 	Misses    int64   `json:"misses"`

@@ -273,33 +273,11 @@ func (p *poller) fetchOnce(ctx context.Context, ln line) error {
 
 // cacheCounts reads the response cache's hits and misses from /metrics.
 func (p *poller) cacheCounts(ctx context.Context) (hits, misses int, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base+"/metrics", nil)
+	c, err := cacheCounts(ctx, []string{p.base + "/metrics"})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, fmt.Errorf("live: %w", err)
 	}
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return 0, 0, fmt.Errorf("live: metrics: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, 0, fmt.Errorf("live: metrics: %w", err)
-	}
-	for _, ln := range strings.Split(string(body), "\n") {
-		name, v, ok := strings.Cut(ln, " ")
-		if !ok {
-			continue
-		}
-		n, _ := strconv.ParseFloat(v, 64)
-		switch name {
-		case `sportsdb_response_cache_total{result="hit"}`:
-			hits = int(n)
-		case `sportsdb_response_cache_total{result="miss"}`:
-			misses = int(n)
-		}
-	}
-	return hits, misses, nil
+	return int(c["hit"]), int(c["miss"]), nil
 }
 
 // liveTargets are the records the imports change: live scores from the server's live list,

@@ -255,8 +255,8 @@ func check(name, wanted string, v float64, ok bool, format string, pass func(flo
 }
 
 // reported is a figure the report gives without a target of its own.
-func reported(name string, v float64, ok bool) target {
-	t := check(name, "reported", v, ok, "%.2f", atLeast(0))
+func reported(name string, v float64, ok bool, format string) target {
+	t := check(name, "reported", v, ok, format, atLeast(0))
 	if ok {
 		t.met = "-"
 	}
@@ -311,7 +311,7 @@ func targets(runs []result, metrics []entry) []target {
 		check("cold: sportsdb/nginx req/s", ">= 0.30", cold, okCold, "%.2f", atLeast(0.30)),
 		ratedP99(runs, "cold: p99 at half of peak rate", "cold", 20),
 		check("cold on PostgreSQL: sportsdb/nginx req/s", ">= 0.15", coldPG, okColdPG, "%.2f", atLeast(0.15)),
-		reported("cold on PostgreSQL / cold on SQLite", pgToSQLite, okPgToSQLite),
+		reported("cold on PostgreSQL / cold on SQLite", pgToSQLite, okPgToSQLite, "%.2f"),
 		check("two replicas / one replica (mixed, PostgreSQL)", ">= 0.8", two, okTwo, "%.2f", atLeast(0.8)),
 		check("import into PostgreSQL", ">= 100000 records/s", impPG, okImpPG, "%.0f records/s", atLeast(100000)),
 	}
@@ -331,12 +331,10 @@ func targets(runs []result, metrics []entry) []target {
 // reportedCPU is the server's CPU time per answer in a workload's full-speed run.
 func reportedCPU(runs []result, workload string) target {
 	r, ok := find(runs, workload, "sportsdb", false)
-	ok = ok && r.Cache != nil && r.Cache.CPUus > 0
-	t := target{workload + ": server CPU per answer", "reported", "not measured", "-"}
-	if ok {
-		t.measured = fmt.Sprintf("%.0f µs", r.Cache.CPUus)
+	if !ok || r.Cache == nil || r.Cache.CPUus == 0 {
+		return reported(workload+": server CPU per answer", 0, false, "")
 	}
-	return t
+	return reported(workload+": server CPU per answer", r.Cache.CPUus, true, "%.0f µs")
 }
 
 // ratedP99 checks the p99 of a workload's constant-rate runs on sportsdb against limit ms.
