@@ -142,6 +142,9 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
 	s.docs = openapi.NewHandler(func() openapi.Source { return openapi.For(s.v1, s.v2, cfg.Caps, version()) })
 	s.metrics = newMetrics(s.routeNames())
+	if p, ok := cfg.Store.(store.Pools); ok {
+		s.metrics.reg.MustRegister(newPoolCollector(p))
+	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = defaultCacheBytes
 	}

@@ -175,3 +175,20 @@ type Store interface {
 	// Close releases the database.
 	Close() error
 }
+
+// PoolStats is what one of a database's connection pools holds and has waited for, for
+// /metrics. A store that keeps pools says so with Pools.
+type PoolStats struct {
+	Pool    string // "read", "write" (SQLite) or "all" (PostgreSQL)
+	MaxOpen int
+	InUse   int
+	Idle    int
+	// Waits counts the times a query found every connection in use; WaitTime is their sum.
+	Waits    int64
+	WaitTime time.Duration
+}
+
+// Pools is a store whose connection pools can be read.
+type Pools interface {
+	PoolStats() []PoolStats
+}

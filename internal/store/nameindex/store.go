@@ -258,3 +258,11 @@ func (s *Store) Close() error {
 	s.Stop()
 	return s.Store.Close()
 }
+
+// PoolStats reads the wrapped store's connection pools, when it has them.
+func (s *Store) PoolStats() []store.PoolStats {
+	if p, ok := s.Store.(store.Pools); ok {
+		return p.PoolStats()
+	}
+	return nil
+}

@@ -175,3 +175,10 @@ func (s *Store) Close() error {
 	s.pool.Close()
 	return nil
 }
+
+// PoolStats reads the connection pool, which serves reads and writes alike.
+func (s *Store) PoolStats() []store.PoolStats {
+	st := s.pool.Stat()
+	return []store.PoolStats{{Pool: "all", MaxOpen: int(st.MaxConns()), InUse: int(st.AcquiredConns()),
+		Idle: int(st.IdleConns()), Waits: st.EmptyAcquireCount(), WaitTime: st.EmptyAcquireWaitTime()}}
+}

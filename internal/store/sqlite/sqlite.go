@@ -220,3 +220,8 @@ func (s *Store) Close() error {
 	err := errors.Join(s.version.close(), s.stmts.close(), s.read.Close(), s.write.Close())
 	return errors.Join(err, s.shm.release())
 }
+
+// PoolStats reads the reader and writer pools.
+func (s *Store) PoolStats() []store.PoolStats {
+	return []store.PoolStats{sqlstore.PoolStatsOf("read", s.read), sqlstore.PoolStatsOf("write", s.write)}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"sportsdb/internal/record"
+	"sportsdb/internal/store"
 )
 
 // Std is the Querier of a database/sql pool, connection or transaction.
@@ -78,4 +79,11 @@ func (d *docColumn) record(k *record.Kind) record.Record {
 		return record.FromDoc(k, d.s)
 	}
 	return record.FromDoc(k, string(d.b))
+}
+
+// PoolStatsOf reads a database/sql pool as the store reports it.
+func PoolStatsOf(name string, db *sql.DB) store.PoolStats {
+	st := db.Stats()
+	return store.PoolStats{Pool: name, MaxOpen: st.MaxOpenConnections, InUse: st.InUse, Idle: st.Idle,
+		Waits: st.WaitCount, WaitTime: st.WaitDuration}
 }
