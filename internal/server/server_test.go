@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -294,19 +293,7 @@ func firstEvent(t *testing.T, r *apitest.Response) string {
 // cacheCount reads sportsdb_response_cache_total of a result from /metrics.
 func cacheCount(t *testing.T, env *apitest.Env, result string) int {
 	t.Helper()
-	r := env.Get(t, "/metrics")
-	prefix := `sportsdb_response_cache_total{result="` + result + `"} `
-	for _, line := range strings.Split(string(r.Body), "\n") {
-		if n, ok := strings.CutPrefix(line, prefix); ok {
-			v, err := strconv.Atoi(n)
-			if err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			return v
-		}
-	}
-	t.Fatalf("no %s in /metrics", strings.TrimSpace(prefix))
-	return 0
+	return int(metricValue(t, string(env.Get(t, "/metrics").Body), `sportsdb_response_cache_total{result="`+result+`"}`))
 }
 
 // Requests are counted by route and status, and timed by route.

@@ -190,3 +190,41 @@ func TestReadCacheIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// PoolStats counts a query that found every connection of a pool in use, and its wait: the
+// writer pool has one connection, held here while another query asks for it.
+func TestPoolStatsCountWaits(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	before := s.PoolStats()
+	if len(before) != 2 || before[0].Pool != "read" || before[1].Pool != "write" || before[1].MaxOpen != 1 {
+		t.Fatalf("pools %+v, want read, then write with one connection", before)
+	}
+	held, err := s.write.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := s.PoolStats()[1]; w.InUse != 1 || w.Idle != 0 {
+		t.Errorf("writer pool with its connection held: %+v, want 1 in use, 0 idle", w)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.write.PingContext(ctx) }()
+	const hold = 200 * time.Millisecond // long enough for the query to be waiting
+	time.Sleep(hold)
+	if err := held.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	after := s.PoolStats()[1]
+	if after.Waits != before[1].Waits+1 {
+		t.Errorf("writer pool waits %d after one blocked query, want %d", after.Waits, before[1].Waits+1)
+	}
+	if got := after.WaitTime - before[1].WaitTime; got <= 0 || got > hold+10*time.Second {
+		t.Errorf("writer pool waited %v for a connection held %v", got, hold)
+	}
+	if after.InUse != 0 || after.Idle != 1 {
+		t.Errorf("writer pool after: %+v, want its one connection idle", after)
+	}
+}
