@@ -2,10 +2,14 @@ package gen
 
 import (
 	"context"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -392,5 +396,46 @@ func TestSeasonsAndPostersOfLeagues(t *testing.T) {
 	c := find(t, st, record.Country, named("name_en", "Lithuania"))
 	if len(c) != 1 || c[0].Str("code") != "LT" || c[0].Str("flag_url_64") == "" || c[0].Str("name_fr") != "Lituanie" {
 		t.Errorf("country Lithuania: %v", c)
+	}
+}
+
+// Names are built from syllables, some of which start with a letter of two bytes (ö, š): a
+// name starting with one has it upper-cased whole, not its first byte replaced.
+func TestPlaceNamesAreWholeLetters(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	starts := map[rune]bool{}
+	for range 2000 {
+		name := placeName(r, 2)
+		first, _ := utf8.DecodeRuneInString(name)
+		if !utf8.ValidString(name) || strings.ContainsRune(name, utf8.RuneError) || !unicode.IsUpper(first) {
+			t.Fatalf("placeName gave %q", name)
+		}
+		starts[first] = true
+	}
+	for _, want := range []rune{'Ö', 'Š', 'V'} {
+		if !starts[want] {
+			t.Errorf("no name starts with %c in 2000", want)
+		}
+	}
+}
+
+// No text the demo dataset serves holds a replacement character or invalid UTF-8.
+func TestDemoTextIsValidUTF8(t *testing.T) {
+	st, _ := demo(t)
+	for _, k := range record.Kinds {
+		bad := 0
+		err := st.Scan(context.Background(), k, func(rec record.Record) error {
+			for _, f := range k.Fields {
+				if v := rec.Str(f); !utf8.ValidString(v) || strings.ContainsRune(v, utf8.RuneError) {
+					if bad++; bad <= 3 {
+						t.Errorf("%s %s: %s = %q", k.Name, rec.Str(k.Fields[0]), f, v)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

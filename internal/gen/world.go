@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // world is the skeleton of a dataset: sports, countries, leagues, teams and venues, small
@@ -149,7 +151,9 @@ func placeName(r *rand.Rand, n int) string {
 	for i := range n {
 		s := pick(r, syllables)
 		if i == 0 {
-			s = strings.ToUpper(s[:1]) + s[1:]
+			// The first letter, not the first byte: a syllable may start with ö or š.
+			first, size := utf8.DecodeRuneInString(s)
+			s = string(unicode.ToUpper(first)) + s[size:]
 		}
 		b.WriteString(s)
 	}
