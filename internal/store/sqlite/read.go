@@ -10,7 +10,7 @@ import (
 	"sportsdb/internal/store/sqlstore"
 )
 
-// Find returns the records the query selects. Get, Scan, Count and the key store are
+// Find returns the records the query selects. Scan, Count and the key store are
 // sqlstore's.
 func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
 	query, args, lookups, seqs, err := selectSQL(q, s.ordered[q.Kind])

@@ -129,6 +129,41 @@ func TestLockedAndLateAreUnavailable(t *testing.T) {
 	if _, err := s.Count(late, record.Team); !errors.Is(err, store.ErrUnavailable) {
 		t.Errorf("read past its deadline: got %v, want ErrUnavailable", err)
 	}
+	// Reads by key run unwatched (keyed), but not once their context has ended.
+	if _, err := s.Get(late, record.Team, "1"); !errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("get past its deadline: got %v, want ErrUnavailable", err)
+	}
+	if _, _, err := s.DocsBySeqs(late, record.Team, []int64{1}); !errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("docs by seq past their deadline: got %v, want ErrUnavailable", err)
+	}
+}
+
+// A read by key under a context that can still end reads as any other; one under a
+// context already cancelled reads nothing.
+func TestKeyedReadsFollowTheirContext(t *testing.T) {
+	s := openTemp(t)
+	team := record.Team.NewRecord()
+	team.Set("idTeam", record.Str("7"))
+	team.Set("strTeam", record.Str("Kept"))
+	if err := s.Write(context.Background(), func(tx store.Tx) error { return tx.Upsert(context.Background(), team) }); err != nil {
+		t.Fatal(err)
+	}
+	live, cancel := context.WithCancel(context.Background())
+	got, err := s.Get(live, record.Team, "7")
+	if err != nil || got.Str("strTeam") != "Kept" {
+		t.Fatalf("get under a live context: %v %v", got, err)
+	}
+	names, _, err := s.DocsBySeqs(live, record.Team, []int64{1})
+	if err != nil || len(names) != 1 || names[0].Str("strTeam") != "Kept" {
+		t.Fatalf("docs by seq under a live context: %v %v", names, err)
+	}
+	cancel()
+	if _, err := s.Get(live, record.Team, "7"); !errors.Is(err, context.Canceled) {
+		t.Errorf("get under a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, _, err := s.DocsBySeqs(live, record.Team, []int64{1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("docs by seq under a cancelled context: %v, want context.Canceled", err)
+	}
 }
 
 func TestOpenRejectsNonFiles(t *testing.T) {

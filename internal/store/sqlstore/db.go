@@ -19,6 +19,9 @@ type Querier interface {
 	Exec(ctx context.Context, query string, args ...any) (int64, error)
 }
 
+// QueryFunc runs a statement that returns rows, as Querier.Query does.
+type QueryFunc func(ctx context.Context, query string, args ...any) (Rows, error)
+
 // Rows is the result of Query, read row by row.
 type Rows interface {
 	Next() bool
@@ -120,12 +123,17 @@ func (db *DB) EachRecord(rows Rows, k *record.Kind, fn func(record.Record) error
 
 // Get returns one record by id, or store.ErrNotFound.
 func (db *DB) Get(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
+	return db.GetWith(ctx, db.c.Read.Query, k, id)
+}
+
+// GetWith is Get running its statement with query: a backend's prepared statements, say.
+func (db *DB) GetWith(ctx context.Context, query QueryFunc, k *record.Kind, id string) (record.Record, error) {
 	if k == nil {
 		return record.Record{}, fmt.Errorf("%s: get: %w: no kind", db.c.Name, store.ErrBadQuery)
 	}
 	ctx, cancel := db.bounded(ctx)
 	defer cancel()
-	rows, err := db.c.Read.Query(ctx, `SELECT doc FROM `+Table(k)+` WHERE id = `+db.c.Dialect.Param(1), id)
+	rows, err := query(ctx, `SELECT doc FROM `+Table(k)+` WHERE id = `+db.c.Dialect.Param(1), id)
 	if err != nil {
 		return record.Record{}, fmt.Errorf("%s: get %s %q: %w", db.c.Name, k.Name, id, db.MapErr(err))
 	}

@@ -64,7 +64,7 @@ func (db *DB) DocsBySeqs(ctx context.Context, k *record.Kind, seqs []int64) ([]r
 
 // DocsBySeqsWith is DocsBySeqs running its statement with query: a backend's prepared
 // statements, say.
-func (db *DB) DocsBySeqsWith(ctx context.Context, query func(ctx context.Context, query string, args ...any) (Rows, error), k *record.Kind, seqs []int64) ([]record.Record, int64, error) {
+func (db *DB) DocsBySeqsWith(ctx context.Context, query QueryFunc, k *record.Kind, seqs []int64) ([]record.Record, int64, error) {
 	if len(seqs) == 0 {
 		return nil, 0, nil
 	}
