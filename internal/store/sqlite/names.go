@@ -33,8 +33,9 @@ func (s *Store) prepared(ctx context.Context, query string, args ...any) (sqlsto
 // For a context that can end, the driver starts a goroutine per statement to interrupt it,
 // and database/sql one per result to close it: with both, reading three docs by seq took
 // 38-43 µs of CPU instead of 29-33 (docs/PERFORMANCE.md, nineteenth round). Such a read ends
-// in microseconds whatever its context does; the reads that can run long (Find's scans and
-// searches, Count, Scan) still stop with their context.
+// in microseconds whatever its context does. Find's queries of equalities alone (byKeys)
+// run the same way; the reads that can run long (ranges, substring searches, Count, Scan)
+// still stop with their context.
 func keyed(ctx context.Context) context.Context {
 	if ctx.Err() != nil {
 		return ctx

@@ -19,6 +19,9 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 	}
 	var rows *sql.Rows
 	if len(lookups) == 0 {
+		if byKeys(q) {
+			ctx = keyed(ctx)
+		}
 		rows, err = s.stmts.query(ctx, nil, query, args...)
 	} else {
 		// The index lookups and the query share a read transaction, so they see the same
@@ -48,6 +51,35 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 		return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
 	}
 	return out, nil
+}
+
+// byKeys says whether every condition of q is an equality, through its alternatives too.
+// Every condition of a query is on an index (store.Query), so such a query reads only the
+// rows the indexes hold for its values, as a read by id does, and runs as one (keyed). A
+// range, a substring, a list item or no condition at all may read a whole table: those
+// queries stay watched, and stop with their request.
+func byKeys(q store.Query) bool {
+	if len(q.Where) == 0 {
+		return false
+	}
+	for _, c := range q.Where {
+		if !isEquality(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isEquality(c store.Cond) bool {
+	if len(c.Or) > 0 {
+		for _, alt := range c.Or {
+			if !isEquality(alt) {
+				return false
+			}
+		}
+		return true
+	}
+	return c.Op == store.Eq && c.Norm != record.List
 }
 
 // findIn runs a query in tx; when it selects seqs, it then reads their docs, in its order.

@@ -164,6 +164,33 @@ func TestKeyedReadsFollowTheirContext(t *testing.T) {
 	if _, _, err := s.DocsBySeqs(live, record.Team, []int64{1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("docs by seq under a cancelled context: %v, want context.Canceled", err)
 	}
+	byName := store.Query{Kind: record.Team, Where: []store.Cond{{Field: "strTeam", Norm: record.Name, Op: store.Eq, Value: "kept"}}}
+	if _, err := s.Find(live, byName); !errors.Is(err, context.Canceled) {
+		t.Errorf("find by equality under a cancelled context: %v, want context.Canceled", err)
+	}
+	if got, err := s.Find(context.Background(), byName); err != nil || len(got) != 1 {
+		t.Errorf("find by equality: %d records, %v", len(got), err)
+	}
+}
+
+func TestByKeys(t *testing.T) {
+	eq := func(f, v string) store.Cond { return store.Cond{Field: f, Op: store.Eq, Value: v} }
+	for _, c := range []struct {
+		name  string
+		where []store.Cond
+		want  bool
+	}{
+		{"no condition", nil, false},
+		{"one equality", []store.Cond{eq("idLeague", "4328")}, true},
+		{"equalities and alternatives", []store.Cond{eq("strSeason", "2025-2026"), {Or: []store.Cond{eq("idHomeTeam", "1"), eq("idAwayTeam", "1")}}}, true},
+		{"a range beside an equality", []store.Cond{eq("idHomeTeam", "1"), {Field: "dateEvent", Op: store.Ge, Value: "2026-01-01"}}, false},
+		{"a substring in an alternative", []store.Cond{{Or: []store.Cond{eq("strTeam", "a"), {Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: "a"}}}}, false},
+		{"a list item", []store.Cond{{Field: "strTeamAlternate", Norm: record.List, Op: store.ListHas, Value: "a"}}, false},
+	} {
+		if got := byKeys(store.Query{Kind: record.Event, Where: c.where}); got != c.want {
+			t.Errorf("%s: byKeys %v, want %v", c.name, got, c.want)
+		}
+	}
 }
 
 func TestOpenRejectsNonFiles(t *testing.T) {
