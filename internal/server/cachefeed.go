@@ -108,6 +108,9 @@ func noteFind(ctx context.Context, q store.Query) {
 // clauseOf is the keys of which a record that meets c holds one: its equality, or the
 // equalities of all its alternatives; false when c is not made of equalities alone.
 func clauseOf(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
+	if !c.ByEqualities() {
+		return nil, false
+	}
 	if len(c.Or) > 0 {
 		var keys []store.IndexKey
 		for _, sub := range c.Or {
@@ -118,9 +121,6 @@ func clauseOf(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
 			keys = append(keys, more...)
 		}
 		return keys, true
-	}
-	if c.Op != store.Eq || c.Norm == record.List {
-		return nil, false
 	}
 	ix, ok := k.IndexOf(c.Field, c.Norm)
 	if !ok {

@@ -78,6 +78,7 @@ func TestMetricsShowConnectionPools(t *testing.T) {
 		if max := metricValue(t, body, `sportsdb_db_pool_max_connections{pool="`+pool+`"}`); max < 1 {
 			t.Errorf("the %s pool may open %v connections", pool, max)
 		}
+		// Each series must be there (metricValue fails the test otherwise) and count something.
 		for _, series := range []string{`sportsdb_db_pool_connections{pool="` + pool + `",state="in_use"}`,
 			`sportsdb_db_pool_waits_total{pool="` + pool + `"}`, `sportsdb_db_pool_wait_seconds_total{pool="` + pool + `"}`} {
 			if v := metricValue(t, body, series); v < 0 {

@@ -57,6 +57,21 @@ type Cond struct {
 	Or    []Cond
 }
 
+// ByEqualities says whether c is met by equalities alone: an Eq (not on a list, whose Eq
+// compares the whole list) or alternatives that all are. A query of such conditions selects
+// exactly the records holding those index values.
+func (c Cond) ByEqualities() bool {
+	if len(c.Or) > 0 {
+		for _, alt := range c.Or {
+			if !alt.ByEqualities() {
+				return false
+			}
+		}
+		return true
+	}
+	return c.Op == Eq && c.Norm != record.List
+}
+
 // Order is one sort key. Numeric sorts the column as an integer.
 type Order struct {
 	Field   string
