@@ -40,7 +40,9 @@
 #      one replica on it with Redis limits and an empty cache, sends it the cold list once
 #      (cold-pg), restarts it and drives mixed against it (mixed-pg), then restarts it beside
 #      a second replica on the same PostgreSQL and Redis and drives mixed round-robin over
-#      both (mixed-pg-2); every run's replicas start with empty caches.
+#      both (mixed-pg-2), then drives the search list against one replica (search-pg), at
+#      full speed and RATED_RUNS times at half of that peak; every run's replicas start with
+#      empty caches.
 #   8. live (LIVE=on): runs bench/live.sh if it exists; the JSON lines it prints join the results.
 #   9. prints the table and the targets, writes them to $BENCH_DATA/results/, stops every
 #      process it started (also on Ctrl-C or error). Exits non-zero on a broken run (errors,
@@ -453,7 +455,7 @@ estimate() {
 	fi
 	if [[ $PG == on ]]; then
 		[[ $COLD == on ]] && runs=$((runs + cold_pg))
-		runs=$((runs + 2 * (d + w)))
+		runs=$((runs + (3 + RATED_RUNS) * (d + w))) # mixed on one and two replicas, search
 		[[ -s $DATA/$SCALE-export.records ]] || fixed=$((fixed + records / 20000))
 		fixed=$((fixed + records / 20000))
 	fi
@@ -506,7 +508,7 @@ export_dataset() {
 }
 
 # postgres: import into a fresh schema (timed), the cold list once against one replica with
-# Redis limits, mixed on one replica and on two round-robin.
+# Redis limits, mixed on one replica and on two round-robin, the search list on one replica.
 postgres() {
 	if ! command -v psql >/dev/null || ! psql "$BENCH_POSTGRES" -qAtc 'select 1' >/dev/null 2>&1; then
 		echo "run.sh: no PostgreSQL at BENCH_POSTGRES (or no psql): skipping the PostgreSQL workloads; PG=off hides this" >&2
@@ -542,7 +544,7 @@ postgres() {
 	local w from to
 	from=$(IFS=,; echo "${keyfiles[*]}")
 	to=$(IFS=,; echo "${pgkeyfiles[*]}")
-	for w in cold mixed; do
+	for w in cold mixed search; do
 		[[ -s $RUN/lists/$w.txt ]] || continue
 		"$BIN/loadgen" rekey -list "$RUN/lists/$w.txt" -out "$RUN/lists/$w-pg.txt" -from "$from" -to "$to" >&2
 	done
@@ -572,6 +574,23 @@ postgres() {
 	alive "$pg1" sportsdb-pg1
 	alive "$pg2" sportsdb-pg2
 	stop "$pg2"
+	stop "$pg1"
+	# The search list on one replica, from an empty cache as on SQLite: what it measures is
+	# the store's search path on PostgreSQL (the name index in memory, the docs read by seq).
+	local peak rate i
+	say "search on PostgreSQL: one replica from an empty cache, then at half of its peak rate"
+	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
+	pg1=$SERVER_PID
+	peak=$(drive search-pg sportsdb "$PG1_ADDR" "$RUN/lists/search-pg.txt")
+	rate=$(half "$peak")
+	for ((i = 1; i <= RATED_RUNS; i++)); do
+		alive "$pg1" sportsdb-pg1
+		stop "$pg1"
+		start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
+		pg1=$SERVER_PID
+		drive search-pg sportsdb "$PG1_ADDR" "$RUN/lists/search-pg.txt" "$rate" >/dev/null
+	done
+	alive "$pg1" sportsdb-pg1
 	stop "$pg1"
 	drop_schema
 }

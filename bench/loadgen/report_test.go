@@ -70,6 +70,40 @@ func TestReportTargets(t *testing.T) {
 	}
 }
 
+// The search list on PostgreSQL is reported beside SQLite's: its ratio to nginx's search
+// run (the same answers), to SQLite's rate, and the median p99 of its own rated runs.
+func TestReportSearchOnPostgres(t *testing.T) {
+	lines := `{"type":"run","run":{"workload":"search","server":"sportsdb","connections":32,"seconds":10,"requests":40000,"rps":4000,"p50_ms":2,"p99_ms":8,"max_ms":20,"errors":0,"status":{"200":40000}}}
+{"type":"run","run":{"workload":"search","server":"nginx","connections":32,"seconds":10,"requests":160000,"rps":16000,"p50_ms":1,"p99_ms":4,"max_ms":9,"errors":0,"status":{"200":160000}}}
+{"type":"run","run":{"workload":"search-pg","server":"sportsdb","connections":32,"seconds":10,"requests":30000,"rps":3000,"p50_ms":3,"p99_ms":12,"max_ms":30,"errors":0,"status":{"200":30000},"cache":{"hits":0,"misses":30000,"refreshes":0,"hit_ratio":0,"server_cpu_us":210.4}}}
+{"type":"run","run":{"workload":"search-pg","server":"sportsdb","target_rate":1500,"connections":32,"seconds":10,"requests":15000,"rps":1500,"p50_ms":1,"p99_ms":7.25,"max_ms":20,"errors":0,"status":{"200":15000}}}
+{"type":"run","run":{"workload":"search-pg","server":"sportsdb","target_rate":1500,"connections":32,"seconds":10,"requests":15000,"rps":1500,"p50_ms":1,"p99_ms":6.5,"max_ms":20,"errors":0,"status":{"200":15000}}}
+{"type":"run","run":{"workload":"search-pg","server":"sportsdb","target_rate":1500,"connections":32,"seconds":10,"requests":15000,"rps":1500,"p50_ms":1,"p99_ms":30,"max_ms":40,"errors":0,"status":{"200":15000}}}
+`
+	runs, metrics, err := readResults(strings.NewReader(lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]target{}
+	for _, tg := range targets(runs, metrics) {
+		got[tg.name] = tg
+	}
+	for name, want := range map[string]string{
+		"search on PostgreSQL: sportsdb/nginx req/s":         "0.19",
+		"search on PostgreSQL / search on SQLite":            "0.75",
+		"search on PostgreSQL: p99 at half of its peak rate": "7.25 ms",
+		"search-pg: server CPU per answer":                   "210 µs",
+	} {
+		if g := got[name]; g.measured != want || g.met != "-" {
+			t.Errorf("%s: measured %q met %q, want %q -", name, g.measured, g.met, want)
+		}
+	}
+	// The search target itself is SQLite's alone.
+	if g := got["search: sportsdb/nginx req/s"]; g.measured != "0.25" {
+		t.Errorf("search on SQLite: %q, want 0.25", g.measured)
+	}
+}
+
 func TestReportTable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.jsonl")
 	os.WriteFile(path, []byte(sampleResults), 0o644)
