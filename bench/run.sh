@@ -549,50 +549,52 @@ postgres() {
 		"$BIN/loadgen" rekey -list "$RUN/lists/$w.txt" -out "$RUN/lists/$w-pg.txt" -from "$from" -to "$to" >&2
 	done
 
-	local pg1 pg2
-	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
-	pg1=$SERVER_PID
+	replica sportsdb-pg1 "$PG1_ADDR" "$dsn"
 	if [[ $COLD == on ]]; then
 		say "cold on PostgreSQL: the cold list once, one replica with Redis limits and an empty cache"
 		drive cold-pg sportsdb "$PG1_ADDR" "$RUN/lists/cold-pg.txt" 0 -once -d "$COLD_DURATION" >/dev/null
 	fi
-	# Each mixed run starts from empty response caches: a replica that kept the answers of
-	# the run before would make the second run's figure the cache's.
+	# Each run starts from empty response caches: a replica that kept the answers of the run
+	# before would make the next run's figure the cache's.
 	say "mixed on PostgreSQL: one replica, then two round-robin, each run from empty caches"
-	alive "$pg1" sportsdb-pg1
-	stop "$pg1"
-	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
-	pg1=$SERVER_PID
+	replica sportsdb-pg1 "$PG1_ADDR" "$dsn"
 	drive mixed-pg sportsdb "$PG1_ADDR" "$RUN/lists/mixed-pg.txt" >/dev/null
-	alive "$pg1" sportsdb-pg1
-	stop "$pg1"
-	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
-	pg1=$SERVER_PID
-	start_server sportsdb-pg2 "$dsn" "$PG2_ADDR" --redis "$BENCH_REDIS"
-	pg2=$SERVER_PID
+	replica sportsdb-pg1 "$PG1_ADDR" "$dsn"
+	replica sportsdb-pg2 "$PG2_ADDR" "$dsn"
 	drive mixed-pg-2 sportsdb "$PG1_ADDR,$PG2_ADDR" "$RUN/lists/mixed-pg.txt" >/dev/null
-	alive "$pg1" sportsdb-pg1
-	alive "$pg2" sportsdb-pg2
-	stop "$pg2"
-	stop "$pg1"
+	end_replica sportsdb-pg2
 	# The search list on one replica, from an empty cache as on SQLite: what it measures is
 	# the store's search path on PostgreSQL (the name index in memory, the docs read by seq).
 	local peak rate i
 	say "search on PostgreSQL: one replica from an empty cache, then at half of its peak rate"
-	start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
-	pg1=$SERVER_PID
+	replica sportsdb-pg1 "$PG1_ADDR" "$dsn"
 	peak=$(drive search-pg sportsdb "$PG1_ADDR" "$RUN/lists/search-pg.txt")
 	rate=$(half "$peak")
 	for ((i = 1; i <= RATED_RUNS; i++)); do
-		alive "$pg1" sportsdb-pg1
-		stop "$pg1"
-		start_server sportsdb-pg1 "$dsn" "$PG1_ADDR" --redis "$BENCH_REDIS"
-		pg1=$SERVER_PID
+		replica sportsdb-pg1 "$PG1_ADDR" "$dsn"
 		drive search-pg sportsdb "$PG1_ADDR" "$RUN/lists/search-pg.txt" "$rate" >/dev/null
 	done
-	alive "$pg1" sportsdb-pg1
-	stop "$pg1"
+	end_replica sportsdb-pg1
 	drop_schema
+}
+
+# REPLICAS: the pid of each PostgreSQL replica running, by name.
+declare -A REPLICAS=()
+
+# replica NAME ADDR DSN: starts a PostgreSQL replica with Redis limits and an empty response
+# cache; one of that name still running is checked and stopped first.
+replica() {
+	local name=$1 addr=$2 dsn=$3
+	[[ -n ${REPLICAS[$name]:-} ]] && end_replica "$name"
+	start_server "$name" "$dsn" "$addr" --redis "$BENCH_REDIS"
+	REPLICAS[$name]=$SERVER_PID
+}
+
+# end_replica NAME: a replica that died during its runs makes the run broken; it is stopped.
+end_replica() {
+	alive "${REPLICAS[$1]}" "$1"
+	stop "${REPLICAS[$1]}"
+	unset "REPLICAS[$1]"
 }
 
 drop_schema() {

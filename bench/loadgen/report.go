@@ -352,7 +352,7 @@ func reportedP99(runs []result, name, workload string) target {
 	if len(ours) == 0 {
 		return reported(name, 0, false, "")
 	}
-	return reported(name, ours[(len(ours)-1)/2], true, "%.2f ms")
+	return reported(name, median(ours), true, "%.2f ms")
 }
 
 // ratedP99 checks the p99 of a workload's constant-rate runs on sportsdb against limit ms.
@@ -365,13 +365,12 @@ func ratedP99(runs []result, name, workload string, limit float64) target {
 	if len(ours) == 0 {
 		return target{name, wanted, "not measured", "-"}
 	}
-	median := ours[(len(ours)-1)/2]
-	t := check(name, wanted, median, true, "%.2f ms", atMost(limit))
+	t := check(name, wanted, median(ours), true, "%.2f ms", atMost(limit))
 	if len(ours) > 1 {
 		t.measured += fmt.Sprintf(" (median of %d: %s)", len(ours), joinMs(ours))
 	}
 	if ref := p99s(runs, workload, "nginx"); len(ref) > 0 {
-		t.measured += fmt.Sprintf("; nginx at the same rate: %.2f ms", ref[(len(ref)-1)/2])
+		t.measured += fmt.Sprintf("; nginx at the same rate: %.2f ms", median(ref))
 	}
 	return t
 }
@@ -387,6 +386,10 @@ func p99s(runs []result, workload, server string) []float64 {
 	slices.Sort(out)
 	return out
 }
+
+// median is the middle of sorted values, the lower one of an even count: a run that was
+// measured.
+func median(sorted []float64) float64 { return sorted[(len(sorted)-1)/2] }
 
 func joinMs(vs []float64) string {
 	parts := make([]string, len(vs))

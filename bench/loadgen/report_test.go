@@ -33,14 +33,7 @@ const sampleResults = `{"type":"metric","name":"load average at start","value":"
 `
 
 func TestReportTargets(t *testing.T) {
-	runs, metrics, err := readResults(strings.NewReader(sampleResults))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]target{}
-	for _, tg := range targets(runs, metrics) {
-		got[tg.name] = tg
-	}
+	got := targetsOf(t, sampleResults)
 	want := map[string][2]string{
 		"hot: cache hit ratio (the run is sound)":        {"0.455", "no"},
 		"hot: sportsdb/nginx req/s":                      {"0.60", "yes"},
@@ -80,14 +73,7 @@ func TestReportSearchOnPostgres(t *testing.T) {
 {"type":"run","run":{"workload":"search-pg","server":"sportsdb","target_rate":1500,"connections":32,"seconds":10,"requests":15000,"rps":1500,"p50_ms":1,"p99_ms":6.5,"max_ms":20,"errors":0,"status":{"200":15000}}}
 {"type":"run","run":{"workload":"search-pg","server":"sportsdb","target_rate":1500,"connections":32,"seconds":10,"requests":15000,"rps":1500,"p50_ms":1,"p99_ms":30,"max_ms":40,"errors":0,"status":{"200":15000}}}
 `
-	runs, metrics, err := readResults(strings.NewReader(lines))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]target{}
-	for _, tg := range targets(runs, metrics) {
-		got[tg.name] = tg
-	}
+	got := targetsOf(t, lines)
 	for name, want := range map[string]string{
 		"search on PostgreSQL: sportsdb/nginx req/s":         "0.19",
 		"search on PostgreSQL / search on SQLite":            "0.75",
@@ -102,6 +88,20 @@ func TestReportSearchOnPostgres(t *testing.T) {
 	if g := got["search: sportsdb/nginx req/s"]; g.measured != "0.25" {
 		t.Errorf("search on SQLite: %q, want 0.25", g.measured)
 	}
+}
+
+// targetsOf is the targets of a results file, by name.
+func targetsOf(t *testing.T, results string) map[string]target {
+	t.Helper()
+	runs, metrics, err := readResults(strings.NewReader(results))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]target{}
+	for _, tg := range targets(runs, metrics) {
+		got[tg.name] = tg
+	}
+	return got
 }
 
 func TestReportTable(t *testing.T) {

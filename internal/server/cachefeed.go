@@ -111,10 +111,16 @@ func clauseOf(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
 	if !c.ByEqualities() {
 		return nil, false
 	}
+	return equalityKeys(k, c)
+}
+
+// equalityKeys is clauseOf for a condition of equalities alone; false when one of them is
+// on a column without an index.
+func equalityKeys(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
 	if len(c.Or) > 0 {
 		var keys []store.IndexKey
 		for _, sub := range c.Or {
-			more, ok := clauseOf(k, sub)
+			more, ok := equalityKeys(k, sub)
 			if !ok {
 				return nil, false
 			}

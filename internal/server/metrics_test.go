@@ -78,12 +78,11 @@ func TestMetricsShowConnectionPools(t *testing.T) {
 		if max := metricValue(t, body, `sportsdb_db_pool_max_connections{pool="`+pool+`"}`); max < 1 {
 			t.Errorf("the %s pool may open %v connections", pool, max)
 		}
-		// Each series must be there (metricValue fails the test otherwise) and count something.
+		// Each series is there: metricValue fails the test otherwise. What they count is
+		// tested on the pools (above).
 		for _, series := range []string{`sportsdb_db_pool_connections{pool="` + pool + `",state="in_use"}`,
 			`sportsdb_db_pool_waits_total{pool="` + pool + `"}`, `sportsdb_db_pool_wait_seconds_total{pool="` + pool + `"}`} {
-			if v := metricValue(t, body, series); v < 0 {
-				t.Errorf("%s %v", series, v)
-			}
+			metricValue(t, body, series)
 		}
 	}
 	// The request's reads (its key, the sports) left a connection idle for the next.
