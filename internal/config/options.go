@@ -18,9 +18,9 @@ import (
 
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/clock"
-	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/backend"
+	"sportsdb/internal/tierlimit"
 )
 
 // Config is the checked settings of one run.
@@ -119,10 +119,10 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Caps = v; return capsSource(v) }},
 	{Name: "limits", Env: "SPORTSDB_LIMITS", Default: "free:30,premium:100,business:120", Arg: "LIST",
 		Help: "requests per rolling minute of each tier", Commands: serveOnly,
-		Set: func(c *Config, v string) (err error) { c.Limits, err = server.ParseLimits(v); return err }},
+		Set: func(c *Config, v string) (err error) { c.Limits, err = tierlimit.ParseLimits(v); return err }},
 	{Name: "open-streams", Env: "SPORTSDB_OPEN_STREAMS", Default: "premium:5,business:10", Arg: "LIST",
 		Help: "event streams a key of each tier may hold open at once (across replicas with --redis)", Commands: serveOnly,
-		Set: func(c *Config, v string) (err error) { c.OpenStreams, err = server.ParseOpenStreams(v); return err }},
+		Set: func(c *Config, v string) (err error) { c.OpenStreams, err = tierlimit.ParseOpenStreams(v); return err }},
 	{Name: "cache-mb", Env: "SPORTSDB_CACHE_MB", Default: "64", Arg: "MIB", Help: "memory for cached answers, in MiB",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.CacheMB, err = atLeast(v, 1); return err }},
 	{Name: "cache-disk-mb", Env: "SPORTSDB_CACHE_DISK_MB", Default: "1024", Arg: "MIB", Commands: serveOnly,

@@ -20,7 +20,7 @@ import (
 const Window = 60 * time.Second
 
 // Requests per Window for each tier, as the public service allows them (the defaults of
-// server.DefaultLimits).
+// tierlimit.DefaultLimits).
 const (
 	FreeLimit     = 30
 	PremiumLimit  = 100

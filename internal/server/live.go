@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -166,16 +165,6 @@ func (l *liveState) renew(stop chan struct{}) {
 		}
 		failing = err != nil
 	}
-}
-
-// ParseOpenStreams reads "premium:5,business:10", the event streams a key of each paying tier
-// may hold open at once; a tier not named keeps its live.OpenStreams default.
-func ParseOpenStreams(s string) (map[store.Tier]int, error) {
-	out, ok := parseTierCounts(s, live.OpenStreams)
-	if !ok {
-		return nil, fmt.Errorf("open streams %q: want tier:streams pairs of premium and business, like premium:5,business:10", s)
-	}
-	return out, nil
 }
 
 // liveWords are the first segments of live paths with the key in X-API-KEY.

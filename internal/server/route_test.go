@@ -150,18 +150,6 @@ func TestETagAndGzipNegotiation(t *testing.T) {
 	}
 }
 
-func TestParseLimits(t *testing.T) {
-	got, err := ParseLimits("premium:500, business:1000")
-	if err != nil || got["free"] != 30 || got["premium"] != 500 || got["business"] != 1000 {
-		t.Fatalf("%v %v", got, err)
-	}
-	for _, bad := range []string{"premium", "gold:10", "free:0", "free:x"} {
-		if _, err := ParseLimits(bad); err == nil {
-			t.Errorf("ParseLimits(%q) accepted", bad)
-		}
-	}
-}
-
 // BenchmarkMatch measures reading a request's path against the route tables; its
 // allocations are the route match's whole cost on the request path.
 func BenchmarkMatch(b *testing.B) {

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"sportsdb/internal/openapi"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/store"
+	"sportsdb/internal/tierlimit"
 )
 
 // Config is what a server is built from.
@@ -89,43 +89,6 @@ type Server struct {
 	live     *liveState // change feed and streams (live.go)
 }
 
-// DefaultLimits are the public service's requests per rolling minute of each tier.
-var DefaultLimits = map[store.Tier]int{
-	store.Free: ratelimit.FreeLimit, store.Premium: ratelimit.PremiumLimit, store.Business: ratelimit.BusinessLimit,
-}
-
-// ParseLimits reads "free:30,premium:100,business:120"; tiers not named keep their default.
-func ParseLimits(s string) (map[store.Tier]int, error) {
-	out, ok := parseTierCounts(s, DefaultLimits)
-	if !ok {
-		return nil, fmt.Errorf("limits %q: want tier:requests-per-minute pairs, like free:30,premium:100", s)
-	}
-	return out, nil
-}
-
-// parseTierCounts reads "tier:n,tier:n" (each n at least 1) over a copy of defaults; only
-// tiers that defaults holds may be named.
-func parseTierCounts(s string, defaults map[store.Tier]int) (map[store.Tier]int, bool) {
-	out := map[store.Tier]int{}
-	for t, n := range defaults {
-		out[t] = n
-	}
-	if strings.TrimSpace(s) == "" {
-		return out, true
-	}
-	for _, part := range strings.Split(s, ",") {
-		name, num, ok := strings.Cut(strings.TrimSpace(part), ":")
-		tier, known := store.ParseTier(strings.TrimSpace(name))
-		_, has := defaults[tier]
-		n, err := strconv.Atoi(strings.TrimSpace(num))
-		if !ok || !known || !has || err != nil || n < 1 {
-			return nil, false
-		}
-		out[tier] = n
-	}
-	return out, true
-}
-
 // New builds a server. Caps defaults are registered by the APIs; cfg.Caps may already hold
 // overrides loaded from a caps file.
 func New(cfg Config) *Server {
@@ -136,7 +99,7 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.Limits == nil {
-		cfg.Limits = DefaultLimits
+		cfg.Limits = tierlimit.DefaultLimits
 	}
 	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
