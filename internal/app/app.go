@@ -7,10 +7,7 @@ import (
 	"log/slog"
 	"time"
 
-	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
-	v1 "sportsdb/internal/api/v1"
-	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/config"
@@ -22,8 +19,13 @@ import (
 // Prepared is a configuration checked against what only the APIs know (the endpoint names
 // of a caps file), before anything is opened or created.
 type Prepared struct {
-	cfg  *config.Config
-	caps *caps.Table
+	cfg    *config.Config
+	caps   *caps.Table
+	mounts server.Mounts
+	// records and clock are what the mounts read, bound by Server.
+	records *boundRecords
+	clock   *boundClock
+	built   bool
 }
 
 // Prepare checks the parts of cfg that need the APIs: the caps file names endpoints, so it is
@@ -32,17 +34,16 @@ func Prepare(cfg *config.Config) (*Prepared, error) {
 	if err := upstreamKeyNeeded(cfg); err != nil {
 		return nil, err
 	}
-	table := caps.New()
-	// The APIs register their default caps when built; built here on no store, they only
-	// fill the table (server.New keeps the overrides: a default never replaces a cap).
-	v1.New(api.Deps{Caps: table})
-	v2.New(api.Deps{Caps: table})
+	p := &Prepared{cfg: cfg, caps: caps.New(), records: &boundRecords{}, clock: &boundClock{}}
+	// The APIs register their default caps when built, here, once: over the store and the
+	// clock that Server binds.
+	p.mounts = Mounts(p.records, p.clock, p.caps)
 	if cfg.Caps != "" {
-		if err := table.LoadFile(cfg.Caps); err != nil {
+		if err := p.caps.LoadFile(cfg.Caps); err != nil {
 			return nil, err
 		}
 	}
-	return &Prepared{cfg: cfg, caps: table}, nil
+	return p, nil
 }
 
 // Deps are what a running server uses besides its settings.
@@ -56,23 +57,30 @@ type Deps struct {
 	Upstream server.Upstream
 }
 
-// Server builds the HTTP handler. Keys and failed-key limits run on the wall clock even
-// when the data clock is pinned: a pinned minute would never end, and a revoked key would
-// never expire from the key cache.
+// Server builds the HTTP handler, once per Prepared: the mounts read the store it is given.
+// Keys and failed-key limits run on the wall clock even when the data clock is pinned: a
+// pinned minute would never end, and a revoked key would never expire from the key cache.
 func (p *Prepared) Server(d Deps) *server.Server {
+	if p.built {
+		panic("app: Prepared.Server called twice")
+	}
+	p.built = true
 	c := p.cfg
 	if d.Clock == nil {
 		d.Clock = c.Clock()
 	}
+	// Name searches are answered from memory once the index is built (through the database
+	// until then, and whenever the data moved past the index's version). The first build
+	// starts now, and /readyz waits for it.
+	st := nameindex.Wrap(d.Store, nameindex.Options{Warm: true})
+	p.records.Records, p.clock.Clock = st, d.Clock
 	diskBytes := c.CacheDiskMB << 20
 	if c.CacheDiskMB == 0 {
 		diskBytes = -1 // server.Config: negative means no files
 	}
 	return server.New(server.Config{
-		// Name searches are answered from memory once the index is built (through the
-		// database until then, and whenever the data moved past the index's version). The
-		// first build starts now, and /readyz waits for it.
-		Store: nameindex.Wrap(d.Store, nameindex.Options{Warm: true}), Clock: d.Clock, Caps: p.caps, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
+		Mounts: p.mounts,
+		Store:  st, Clock: d.Clock, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
 		Auth:       auth.New(d.Store, clock.System{}, auth.Options{}),
 		Guard:      auth.NewFailGuard(auth.FailGuardOptions{Limit: c.KeyFails, Window: time.Minute}),
 		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies,

@@ -32,8 +32,9 @@ var Scopes = []Scope{Team, League}
 const (
 	// FreeEvents is how many upcoming events a free key's calendar holds.
 	FreeEvents = 15
-	// maxEvents is the server-wide ceiling of records in one answer.
-	maxEvents = 10000
+	// MaxEvents is the server-wide ceiling of records in one answer, and so of events in a
+	// calendar.
+	MaxEvents = 10000
 	// refresh is how often a subscribed client is asked to fetch the calendar again.
 	refresh = "PT1H"
 )
@@ -58,6 +59,9 @@ type Feed struct {
 	Name   string
 	Season string
 	Events []record.Record
+	// Cut says the season held more than MaxEvents events: Events are its first MaxEvents,
+	// and the calendar says so (X-SPORTSDB-CUT).
+	Cut bool
 }
 
 // Load reads a calendar's events from the store. An unknown team or league is
@@ -94,6 +98,9 @@ func Load(ctx context.Context, st store.Records, req Request) (Feed, error) {
 	if err != nil {
 		return feed, fmt.Errorf("calendar of %s %s: %w", req.Scope, req.ID, err)
 	}
+	if len(feed.Events) > MaxEvents {
+		feed.Events, feed.Cut = feed.Events[:MaxEvents], true
+	}
 	return feed, nil
 }
 
@@ -124,7 +131,8 @@ func currentSeason(ctx context.Context, st store.Records, id string, req Request
 // eventsQuery selects the season's events in time order, or its next FreeEvents from Now
 // (compared on strTimestamp, as every "next" is).
 func eventsQuery(owner store.Cond, season string, req Request) store.Query {
-	q := store.Query{Kind: record.Event, Where: []store.Cond{owner}, Limit: maxEvents,
+	// One more than MaxEvents: the one past the ceiling says the calendar was cut.
+	q := store.Query{Kind: record.Event, Where: []store.Cond{owner}, Limit: MaxEvents + 1,
 		OrderBy: []store.Order{{Field: "dateEvent"}, {Field: "strTimestamp"}}}
 	if season != "" {
 		q.Where = append(q.Where, eq("strSeason", season))
@@ -154,6 +162,11 @@ func (f Feed) ICS() []byte {
 	}
 	w.prop("REFRESH-INTERVAL;VALUE=DURATION", refresh)
 	w.prop("X-PUBLISHED-TTL", refresh)
+	if f.Cut {
+		// A calendar client shows no such property; one reading the file learns that the
+		// season goes on past the last event listed.
+		w.text("X-SPORTSDB-CUT", "first "+itoa(MaxEvents)+" events of the season only")
+	}
 	for _, rec := range f.Events {
 		if v, ok := eventOf(rec); ok {
 			v.write(w)

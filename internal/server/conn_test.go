@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/respcache"
 	"sportsdb/internal/store"
 )
 
@@ -173,11 +174,11 @@ func TestHeldAnswerBeforeSendfile(t *testing.T) {
 // The response cache holds every answer it sends from memory: computed or cached, plain or
 // gzip, each leaves in one write; a 304 and a HEAD hold nothing and keep the connection.
 func TestCacheAnswersLeaveInOneWrite(t *testing.T) {
-	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	c := respcache.New(respcache.Options{DataVersion: func(context.Context) (int64, error) { return 1, nil }, DiskBytes: -1, Hold: holdAnswer})
 	big := `{"teams":[` + strings.Repeat(`{"strTeam":"Arsenal","idTeam":"133604"},`, 300) + `{}]}`
 	tg, _ := parseTarget("/api/v1/json/k/searchteams.php")
 	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.serve(w, r, tg, store.Premium, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, big) })
+		c.Serve(w, r, respcache.Key(r, tg.Route, tg.Args, store.Premium), func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, big) })
 	}))
 	rc := dialRaw(t, addr)
 	ask := func(method, extra string) (*http.Response, []byte) {

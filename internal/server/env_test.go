@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sportsdb/internal/api/caps"
+	"sportsdb/internal/app"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ratelimit"
@@ -45,7 +46,7 @@ func newConfigured(t *testing.T, shape func(*server.Config)) *configured {
 		t.Fatal(err)
 	}
 	cfg := server.Config{
-		Store: st, Clock: clock.System{}, Caps: caps.New(),
+		Store: st, Clock: clock.System{}, Mounts: app.Mounts(st, clock.System{}, caps.New()),
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:     auth.New(st, clock.System{}, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"sportsdb/internal/api/respond"
-	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/live"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/record"
@@ -51,7 +50,7 @@ type StreamLeaser interface {
 }
 
 func newLiveState(s *Server) *liveState {
-	rd := live.Renderer{Src: s.cfg.Store, View: v2.RecordView}
+	rd := live.Renderer{Src: s.cfg.Store, View: s.cfg.Mounts.LiveView}
 	limits := s.cfg.OpenStreams
 	if limits == nil {
 		limits = live.OpenStreams

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"sportsdb/internal/api/caps"
+	"sportsdb/internal/app"
 	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -28,13 +30,13 @@ func (s *nameSpy) RecordsBySeqs(context.Context, *record.Kind, []int64, int64) (
 	return nil, false, nil
 }
 
-// The player search reaches a store's name search through the server, which wraps the store
-// to note what each answer read.
+// The player search reaches a store's name search through the mounts, which read the store
+// wrapped to note what each answer read.
 func TestPlayerSearchAsksTheStoreForNames(t *testing.T) {
 	var spy *nameSpy
 	c := newConfigured(t, func(cfg *server.Config) {
 		spy = &nameSpy{Store: cfg.Store}
-		cfg.Store = spy
+		cfg.Store, cfg.Mounts = spy, app.Mounts(spy, cfg.Clock, caps.New())
 	})
 	w := c.get("/api/v1/json/123/searchplayers.php?p=Mario", "192.0.2.1:1234")
 	if w.Code != http.StatusOK || w.Body.String() != `{"player":null}` {

@@ -1,26 +1,75 @@
 package server
 
 import (
+	"net/http"
+
 	"sportsdb/internal/api"
-	"sportsdb/internal/calendar"
 	"sportsdb/internal/live"
-	"sportsdb/internal/openapi"
+	"sportsdb/internal/record"
+	"sportsdb/internal/store"
 )
 
-// maxSegment bounds a segment of the server's own paths (calendars) as the APIs bound theirs.
-const maxSegment = api.MaxSegment
-
-// target is an API path, as the route table of the API that owns it reads it.
-type target struct {
-	api.Target
-	// mount is the API whose table recognised the path; it answers the request.
-	mount api.Mount
+// Mounts are what the server serves besides its own paths (health, metrics, the change feed
+// and streams): built by the caller (internal/app), each once, and only mounted here.
+type Mounts struct {
+	// APIs are the API versions, in the order their route tables are asked for a path.
+	APIs []API
+	// Surfaces are the keyed paths outside /api/ (calendars and the like).
+	Surfaces []Surface
+	// Docs is the API's document and reference page; nil serves none.
+	Docs Docs
+	// LiveView is the view a record of each kind is written in on the change feed and
+	// streams (v2's).
+	LiveView func(*record.Kind) *record.View
 }
 
-// mounts are the APIs in the order their tables are asked. v2 comes first: a v2 group as
-// the first segment wins over reading that segment as a key (/api/v2/json/search/x.php is
-// v2's), as it always has.
-func (s *Server) mounts() [2]api.Mount { return [2]api.Mount{s.v2, s.v1} }
+// API is an API version as the server mounts it. Name is the version as an upstream knows
+// it ("v1", "v2"): read-through asks the upstream under the name of the API that matched.
+type API struct {
+	Name string
+	api.Mount
+}
+
+// Surface is a keyed part of the interface outside /api/: a path under Prefix names its key
+// and endpoint; the key is checked and counted as for an API request, and the answer goes
+// through the response cache like an API answer (so it must depend only on the request less
+// the key, the tier, the stored records and the clock, and a 200 is kept).
+type Surface interface {
+	// Prefix is the start of every path of the surface, like "/calendar/".
+	Prefix() string
+	// Match reads an escaped path under Prefix; ok false is a 404 before any key is checked.
+	Match(rawPath string) (t api.Target, ok bool)
+	// LogPath is a path under Prefix as the access log shows it: never with its key.
+	LogPath(rawPath string) string
+	// Serve answers a matched target for a key of the tier, within the store's deadline.
+	Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier store.Tier)
+	// Routes lists every route name Match can give.
+	Routes() []string
+}
+
+// Docs is the API's document, served without a key.
+type Docs interface {
+	// Route names a path of the document, or ok is false for a path not its own.
+	Route(path string) (route string, ok bool)
+	Serve(w http.ResponseWriter, r *http.Request, notFound func(), fail func(error))
+	// Routes lists every route name Route can give.
+	Routes() []string
+}
+
+// maxSegment bounds a segment of the server's own paths as the APIs bound theirs.
+const maxSegment = api.MaxSegment
+
+// target is a path as the table, or the surface, that owns it reads it.
+type target struct {
+	api.Target
+	// mount is the API whose table recognised the path, or the surface's adapter; it answers
+	// the request.
+	mount api.Mount
+	// version is the API's name, as read-through asks the upstream; "" for a surface.
+	version string
+	// own says the path was a surface's, already shown without its key.
+	own bool
+}
 
 // match asks each API's table whether the escaped path is its own. ok is false for a path
 // that is no API path (404 before any key is checked).
@@ -29,24 +78,26 @@ func (s *Server) match(rawPath string) (t target, ok bool) {
 	if !ok {
 		return t, false
 	}
-	for _, m := range s.mounts() {
+	for _, m := range s.cfg.Mounts.APIs {
 		if at, ok := m.Match(version, segs); ok {
-			return target{Target: at, mount: m}, true
+			return target{Target: at, mount: m.Mount, version: m.Name}, true
 		}
 	}
 	return t, false
 }
 
-// routeNames are every route name the tables can give, and the names of the server's own
-// paths: the fixed label set of the metrics.
+// routeNames are every route name the tables and surfaces can give, and the names of the
+// server's own paths: the fixed label set of the metrics.
 func (s *Server) routeNames() []string {
 	names := []string{api.OtherRoute, "healthz", "readyz", "metrics", routePreflight}
-	for _, sc := range calendar.Scopes {
-		names = append(names, "calendar/"+string(sc))
+	for _, sf := range s.cfg.Mounts.Surfaces {
+		names = append(names, sf.Routes()...)
 	}
-	names = append(names, openapi.Routes...)
+	if s.cfg.Mounts.Docs != nil {
+		names = append(names, s.cfg.Mounts.Docs.Routes()...)
+	}
 	names = append(names, live.Routes()...)
-	for _, m := range s.mounts() {
+	for _, m := range s.cfg.Mounts.APIs {
 		names = append(names, m.Routes()...)
 	}
 	return names

@@ -1,6 +1,9 @@
-// Package server wires sportsdb together: it reads the API path, checks the key, applies
-// the rate limit, and hands the request to the v1 or v2 API. It also serves health and
-// metrics, writes access logs without keys, and turns panics into JSON 503s.
+// Package server is sportsdb's HTTP handler: it mounts what it is handed (the API versions,
+// the keyed surfaces such as calendars, the API's document: Mounts, built by internal/app),
+// reads the path, checks the key, applies the rate limit, answers through the response cache
+// (internal/respcache) and hands the request to whatever owns the path. It also serves
+// health, metrics, the change feed and streams, writes access logs without keys, and turns
+// panics into JSON 503s.
 package server
 
 import (
@@ -17,23 +20,22 @@ import (
 	"time"
 
 	"sportsdb/internal/api"
-	"sportsdb/internal/api/caps"
 	"sportsdb/internal/api/respond"
-	v1 "sportsdb/internal/api/v1"
-	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
-	"sportsdb/internal/openapi"
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/respcache"
 	"sportsdb/internal/store"
 	"sportsdb/internal/tierlimit"
 )
 
 // Config is what a server is built from.
 type Config struct {
+	// Mounts are the APIs and surfaces served; their store reads go through
+	// respcache.Tracking of Store, so that the response cache knows what each answer read.
+	Mounts  Mounts
 	Store   store.Store
 	Clock   clock.Clock
-	Caps    *caps.Table
 	Auth    *auth.Authenticator
 	Guard   *auth.FailGuard
 	Limiter Limiter
@@ -78,19 +80,15 @@ type Limiter interface {
 // Server is the HTTP handler of sportsdb.
 type Server struct {
 	cfg     Config
-	v1      *v1.API
-	v2      *v2.API
 	metrics *metrics
-	cache   *responseCache
+	cache   *respcache.Cache
 	cors    corsPolicy
-	docs    *openapi.Handler
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
 	live     *liveState // change feed and streams (live.go)
 }
 
-// New builds a server. Caps defaults are registered by the APIs; cfg.Caps may already hold
-// overrides loaded from a caps file.
+// New builds a server over the mounts it is handed.
 func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 1800 * time.Millisecond
@@ -101,35 +99,27 @@ func New(cfg Config) *Server {
 	if cfg.Limits == nil {
 		cfg.Limits = tierlimit.DefaultLimits
 	}
-	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps}
-	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
-	s.docs = openapi.NewHandler(func() openapi.Source { return openapi.For(s.v1, s.v2, cfg.Caps, version()) })
+	s := &Server{cfg: cfg, cors: newCORSPolicy(cfg.CORSOrigins)}
 	s.metrics = newMetrics(s.routeNames())
 	if p, ok := cfg.Store.(store.Pools); ok {
 		s.metrics.reg.MustRegister(newPoolCollector(p))
 	}
-	if cfg.CacheBytes <= 0 {
-		cfg.CacheBytes = defaultCacheBytes
+	opts := respcache.Options{
+		DataVersion: cfg.Store.DataVersion, Feed: cfg.Store,
+		MemoryBytes: cfg.CacheBytes, Dir: cfg.CacheDir, DiskBytes: cfg.CacheDiskBytes,
+		Warn:      func(msg string, err error) { cfg.Logger.Warn(msg, "err", err) },
+		Hits:      s.metrics.cache.WithLabelValues("hit").Inc,
+		Misses:    s.metrics.cache.WithLabelValues("miss").Inc,
+		Refreshes: s.metrics.cache.WithLabelValues("refresh").Inc,
+		Hold:      holdAnswer,
 	}
-	if cfg.CacheDiskBytes == 0 {
-		cfg.CacheDiskBytes = defaultSpillBytes
-	}
-	var spill *spillFile
-	if cfg.CacheDiskBytes > 0 {
-		spill = newSpillFile(cfg.CacheDir, cfg.CacheDiskBytes)
-	}
-	s.cache = newResponseCache(cfg.Store.DataVersion, cfg.CacheBytes, spill)
-	s.cache.feed = &feedTracker{src: cfg.Store}
 	if cfg.Upstream != nil {
-		s.cache.wait = s.waitForUpstream
+		opts.Wait = s.waitForUpstream
 	}
 	if cfg.Clock != nil {
-		s.cache.now = cfg.Clock.Now
+		opts.Now = cfg.Clock.Now
 	}
-	s.cache.warn = func(msg string, err error) { cfg.Logger.Warn(msg, "err", err) }
-	s.cache.hits = s.metrics.cache.WithLabelValues("hit").Inc
-	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
-	s.cache.refreshes = s.metrics.cache.WithLabelValues("refresh").Inc
+	s.cache = respcache.New(opts)
 	s.live = newLiveState(s)
 	return s
 }
@@ -186,14 +176,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.handler().ServeHTTP(rec, r)
 		return
 	}
-	if name, ok := s.docs.Route(path); ok {
-		route = name
-		s.serveDocs(rec, r)
-		return
+	if d := s.cfg.Mounts.Docs; d != nil {
+		if name, ok := d.Route(path); ok {
+			route = name
+			s.serveDocs(rec, r)
+			return
+		}
 	}
-	if strings.HasPrefix(path, "/calendar/") {
-		s.serveCalendar(rec, r, addr, &path, &route)
-		return
+	for _, sf := range s.cfg.Mounts.Surfaces {
+		if strings.HasPrefix(path, sf.Prefix()) {
+			t.own = true
+			s.serveSurface(rec, r, sf, addr, &path, &route)
+			return
+		}
 	}
 	if lt, ok := parseLive(path); ok {
 		route, path = lt.route, lt.logPath(path)
@@ -219,25 +214,33 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr
 	if t.HeaderKey {
 		key = r.Header.Get("X-API-KEY")
 	}
+	k, ok := s.admitKey(w, r, t.Target, key, addr, func() { *route = api.OtherRoute })
+	if !ok {
+		return
+	}
+	s.cache.Serve(w, r, respcache.Key(r, t.Route, t.Args, k.Tier), func(w http.ResponseWriter, r *http.Request) {
+		s.answer(w, r, t, k.Tier)
+	})
+}
+
+// admitKey resolves the key of a request for t, refuses a free key an endpoint for paying
+// ones, and counts the request against the key's limit; ok false means it was refused, and
+// answered. unknown is called first when the key is no key at all.
+func (s *Server) admitKey(w http.ResponseWriter, r *http.Request, t api.Target, key, addr string, unknown func()) (store.Key, bool) {
 	k, err := s.cfg.Auth.Resolve(r.Context(), key)
 	if err != nil {
 		if errors.Is(err, auth.ErrUnknownKey) {
-			*route = api.OtherRoute // a refused key names no endpoint
+			unknown()
 		}
 		s.refuseKey(w, r, addr, err)
-		return
+		return k, false
 	}
 	// Refused before it is counted: a call the key may not make costs it no quota.
 	if t.PremiumOnly && k.Tier == store.Free {
 		s.fail(w, r, respond.ErrPremiumNeeded)
-		return
+		return k, false
 	}
-	if !s.admit(w, r, k) {
-		return
-	}
-	s.cache.serve(w, r, t, k.Tier, func(w http.ResponseWriter, r *http.Request) {
-		s.answer(w, r, t, k.Tier)
-	})
+	return k, s.admit(w, r, k)
 }
 
 // fail writes an error answer through the one error path, logging with the server's logger.
@@ -324,13 +327,13 @@ func quote(s string) string { return string(appendQuoted(nil, s)) }
 // scrubPath is the path an access log line shows, never a key. A path a route table names
 // is shown with its key segment as {key}. Any other API-like path may hold a key in any
 // segment (//api/..., /API/..., dot segments, escapes, unknown files), so it is shown as its
-// route name only; the server's own paths (healthz, readyz, metrics, and a calendar path,
-// whose key serveCalendar has already replaced, and a live path, whose key ServeHTTP has) are
-// shown as sent. A route that is neither
+// route name only; the server's own paths (healthz, readyz, metrics, a surface's path, whose
+// key serveSurface has already replaced (t.own), and a live path, whose key ServeHTTP has)
+// are shown as sent. A route that is neither
 // (a preflight, say) on a path no table names is shown as its route alone.
 func scrubPath(p, route string, t target) string {
 	switch {
-	case t.mount == nil && ownRoute(route):
+	case t.own && route != api.OtherRoute, t.mount == nil && ownRoute(route):
 		return p
 	case t.mount == nil || !t.Known():
 		return "{" + api.OtherRoute + "}"
@@ -352,7 +355,7 @@ func ownRoute(route string) bool {
 	case "healthz", "readyz", "metrics":
 		return true
 	}
-	return strings.HasPrefix(route, "calendar/") || strings.HasPrefix(route, "v2/changes") || strings.HasPrefix(route, "v2/stream/")
+	return strings.HasPrefix(route, "v2/changes") || strings.HasPrefix(route, "v2/stream/")
 }
 
 // clip shortens a path for the log.

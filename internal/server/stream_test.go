@@ -17,6 +17,7 @@ import (
 
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/app"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ingest"
@@ -192,7 +193,7 @@ func serveStoreWith(t *testing.T, st store.Store, limits map[store.Tier]int, lim
 		keys = append(keys, k)
 	}
 	srv := server.New(server.Config{
-		Store: st, Clock: clock.System{}, Caps: caps.New(), Limits: limits,
+		Store: st, Clock: clock.System{}, Mounts: app.Mounts(st, clock.System{}, caps.New()), Limits: limits,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:     auth.New(st, clock.System{}, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),

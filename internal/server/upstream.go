@@ -11,8 +11,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"sportsdb/internal/api"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/respcache"
 	"sportsdb/internal/store"
 )
 
@@ -40,7 +40,7 @@ const (
 	// upstreamRecheck is how long an answer still empty after the upstream was asked is kept
 	// in the response cache: past it the next request asks again, which costs nothing while the
 	// upstream's empty answer is fresh and asks the upstream when it is not. An answer kept
-	// after the upstream failed, and a time-dependent one, expire after cacheTTL instead.
+	// after the upstream failed, and a time-dependent one, expire after respcache.TTL instead.
 	upstreamRecheck = time.Minute
 )
 
@@ -71,27 +71,25 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t target, tier s
 	version, pathAndQuery := s.upstreamRequest(r, t)
 	if up.TimeDependent(version, pathAndQuery) {
 		s.ensure(r, version, pathAndQuery)
-		s.keepFor(r, cacheTTL)
+		s.keepFor(r, respcache.TTL)
 		s.fromStore(w, r, t, tier)
 		return
 	}
-	local := &bufferWriter{header: http.Header{}}
+	local := respcache.NewRecorder()
 	s.fromStore(local, r, t, tier)
-	if (local.status == http.StatusOK || local.status == http.StatusNotFound) && up.EmptyAnswer(local.body.Bytes()) {
+	if st := local.Status(); (st == http.StatusOK || st == http.StatusNotFound) && up.EmptyAnswer(local.Bytes()) {
 		changed, err := s.ensure(r, version, pathAndQuery)
 		if changed {
 			s.fromStore(w, r, t, tier)
 			return
 		}
 		if err != nil {
-			s.keepFor(r, cacheTTL)
+			s.keepFor(r, respcache.TTL)
 		} else {
 			s.keepFor(r, upstreamRecheck)
 		}
 	}
-	copyHeader(w.Header(), local.header)
-	w.WriteHeader(local.status)
-	_, _ = w.Write(local.body.Bytes())
+	local.Replay(w)
 }
 
 // fromStore answers from the store within the store's deadline.
@@ -103,7 +101,7 @@ func (s *Server) fromStore(w http.ResponseWriter, r *http.Request, t target, tie
 
 // upstreamRequest is the request as Upstream.Ensure names it, without the client's key.
 func (s *Server) upstreamRequest(r *http.Request, t target) (version, pathAndQuery string) {
-	if t.mount == api.Mount(s.v2) {
+	if t.version == "v2" {
 		segs := make([]string, len(t.Args))
 		for i, a := range t.Args {
 			segs[i] = url.PathEscape(a)

@@ -1,4 +1,4 @@
-package server
+package respcache
 
 import (
 	"bytes"
@@ -71,9 +71,12 @@ type cacheEntry struct {
 	gzSlot     *spillSlot // instead of gz, for a body in the file: its gzip there too
 	etag       string
 	status     int
-	elem       *list.Element
-	gzOnce     sync.Once
-	byteLen    int // memory the entry holds
+	// form is the answer's Content-Type and Cache-Control, when they are not an API
+	// answer's (application/json, no-cache): nil for those.
+	form    *answerForm
+	elem    *list.Element
+	gzOnce  sync.Once
+	byteLen int // memory the entry holds
 	// spillable marks a large answer kept in memory until it is asked again, when it moves
 	// to the file (toFile); moving is set, under the cache's lock, once that move has begun.
 	spillable bool
@@ -86,6 +89,81 @@ type cacheEntry struct {
 	cursor  int64
 	tracked bool
 }
+
+// Options are what a cache is made with; zero fields take their defaults.
+type Options struct {
+	// DataVersion reads the store's data version (store.Store.DataVersion); required.
+	DataVersion func(context.Context) (int64, error)
+	// Feed, when set, keeps the answers a change of data did not touch (cachefeed.go).
+	Feed store.Feed
+	// Now is the clock answers are computed with, which their expiry is measured on
+	// (default time.Now).
+	Now func() time.Time
+	// MemoryBytes bounds the memory of the cache (default 64 MiB).
+	MemoryBytes int
+	// Dir is where large answers are kept, in one file of the cache's own, unlinked as soon
+	// as it is made (default: the system's temporary directory).
+	Dir string
+	// DiskBytes bounds that file (default 1 GiB); negative keeps every answer in memory.
+	DiskBytes int64
+	// Wait, when set, gives a request the deadline it waits for its answer with, its own
+	// computation's or another request's (a flight), in place of the request's deadline,
+	// which still bounds the reads of the data version and the feed. The computation bounds
+	// each of its store reads itself.
+	Wait func(*http.Request) (*http.Request, func())
+	// Warn reports a degradation the cache keeps serving through (once each).
+	Warn func(msg string, err error)
+	// Hits, Misses and Refreshes count answers from the cache, computed answers, and
+	// background recomputations of expired answers.
+	Hits, Misses, Refreshes func()
+	// Hold is called before an answer from memory of more than 2 KiB is written, so that
+	// the connection can send headers and body in one write (a smaller one leaves in one
+	// write anyway).
+	Hold func(ctx context.Context, n int)
+}
+
+// TTL is how long an answer that read the clock without declaring how long it stands is
+// kept (clock.Watch).
+const TTL = cacheTTL
+
+// New makes a cache.
+func New(o Options) *Cache {
+	if o.MemoryBytes <= 0 {
+		o.MemoryBytes = defaultCacheBytes
+	}
+	if o.DiskBytes == 0 {
+		o.DiskBytes = defaultSpillBytes
+	}
+	var spill *spillFile
+	if o.DiskBytes > 0 {
+		spill = newSpillFile(o.Dir, o.DiskBytes)
+	}
+	c := newResponseCache(o.DataVersion, o.MemoryBytes, spill)
+	if o.Feed != nil {
+		c.feed = &feedTracker{src: o.Feed}
+	}
+	c.wait = o.Wait
+	if o.Now != nil {
+		c.now = o.Now
+	}
+	orNop := func(f func()) func() {
+		if f == nil {
+			return func() {}
+		}
+		return f
+	}
+	c.hits, c.misses, c.refreshes = orNop(o.Hits), orNop(o.Misses), orNop(o.Refreshes)
+	if o.Warn != nil {
+		c.warn = o.Warn
+	}
+	if o.Hold != nil {
+		c.hold = o.Hold
+	}
+	return c
+}
+
+// Cache is the response cache.
+type Cache = responseCache
 
 type responseCache struct {
 	versions *versionGate
@@ -116,6 +194,8 @@ type responseCache struct {
 	misses  func()
 	// refreshes counts the background recomputations of expired answers.
 	refreshes func()
+	// hold is called before an answer from memory of n bytes is written (Options.Hold).
+	hold func(ctx context.Context, n int)
 	// feed, when set, keeps the answers a change of data did not touch (cachefeed.go).
 	feed *feedTracker
 	// wait, when set, gives a request the deadline it waits for its answer with, its own
@@ -132,7 +212,8 @@ func newResponseCache(dataVersion func(context.Context) (int64, error), budget i
 		refreshSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), budget: budget,
 		entries: map[string]*cacheEntry{}, flights: map[string]*flight{}, lru: list.New(), spilled: list.New(), spill: spill,
 		evicted: newKeyRing(spillKeys(spill)),
-		hits:    func() {}, misses: func() {}, refreshes: func() {}, warn: func(string, error) {}}
+		hits:    func() {}, misses: func() {}, refreshes: func() {}, warn: func(string, error) {},
+		hold: func(context.Context, int) {}}
 }
 
 // spillKeys is how many evicted large answers the cache remembers: as many as the spill
@@ -144,7 +225,9 @@ func spillKeys(spill *spillFile) int {
 	return int(min(spill.budget/spillMinBytes, 1<<20))
 }
 
-func cacheKey(r *http.Request, t target, tier store.Tier) string {
+// Key is the cache key of a request for an endpoint: what its answer depends on besides the
+// data (the tier class, the route, its path arguments and the query), never the key.
+func Key(r *http.Request, route string, args []string, tier store.Tier) string {
 	class := "p"
 	if tier == store.Free {
 		class = "f"
@@ -154,17 +237,17 @@ func cacheKey(r *http.Request, t target, tier store.Tier) string {
 	// The route names the endpoint (and the form, where forms answer differently); the
 	// arguments are its path parameters.
 	b.WriteByte('|')
-	b.WriteString(t.Route)
+	b.WriteString(route)
 	b.WriteByte('|')
-	b.WriteString(strings.Join(t.Args, "\x00"))
+	b.WriteString(strings.Join(args, "\x00"))
 	b.WriteByte('?')
 	b.WriteString(r.URL.RawQuery)
 	return b.String()
 }
 
-// serve answers from the cache or runs next and keeps its answer.
-func (c *responseCache) serve(w http.ResponseWriter, r *http.Request, t target, tier store.Tier, next http.HandlerFunc) {
-	key := cacheKey(r, t, tier)
+// Serve answers from the cache or runs next and keeps its answer; key is the request's
+// (Key).
+func (c *responseCache) Serve(w http.ResponseWriter, r *http.Request, key string, next http.HandlerFunc) {
 	version, err := c.versions.get(r.Context())
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("read the data version: %w", err))
@@ -296,6 +379,7 @@ func (c *responseCache) compute(r *http.Request, key string, version int64, next
 		}
 	}
 	e.etag = etagOf(e.body)
+	e.form = formOf(buf.header)
 	if len(key) <= maxCacheKey {
 		c.put(e)
 	}
@@ -451,7 +535,7 @@ func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 	if !ok {
 		return e
 	}
-	f := &cacheEntry{key: e.key, slot: slot, size: e.size, etag: e.etag, status: e.status,
+	f := &cacheEntry{key: e.key, slot: slot, size: e.size, etag: e.etag, status: e.status, form: e.form,
 		byteLen: len(e.key) + 256, reads: e.reads, deps: e.deps, cursor: e.cursor, tracked: e.tracked}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -528,9 +612,11 @@ func (c *responseCache) Close() error {
 func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEntry, body []byte) bool {
 	h := w.Header()
 	// Canonical keys assigned directly: Header.Set canonicalises on every call.
-	h["Content-Type"] = jsonType
+	h["Content-Type"], h["Cache-Control"] = jsonType, noCache
+	if e.form != nil {
+		h["Content-Type"], h["Cache-Control"] = e.form.contentType, e.form.cacheControl
+	}
 	h["Etag"] = []string{e.etag}
-	h["Cache-Control"] = noCache
 	if len(h["Vary"]) == 0 {
 		h["Vary"] = varyEncoding
 	} else {
@@ -569,7 +655,7 @@ func (c *responseCache) write(w http.ResponseWriter, r *http.Request, e *cacheEn
 	}
 	h["Content-Length"] = []string{strconv.Itoa(n)}
 	if file == nil && r.Method != http.MethodHead && n > holdMinBytes {
-		holdAnswer(r.Context(), n)
+		c.hold(r.Context(), n)
 	}
 	w.WriteHeader(e.status)
 	switch {
@@ -636,6 +722,25 @@ var (
 	gzipEncoding       = []string{"gzip"}
 )
 
+// answerForm is how an answer other than an API's (a calendar) is sent.
+type answerForm struct{ contentType, cacheControl []string }
+
+// formOf is the form an answer's computation set, nil for an API answer's.
+func formOf(h http.Header) *answerForm {
+	ct, cc := h["Content-Type"], h["Cache-Control"]
+	if (len(ct) == 0 || ct[0] == jsonType[0]) && len(cc) == 0 {
+		return nil
+	}
+	f := &answerForm{contentType: jsonType, cacheControl: noCache}
+	if len(ct) > 0 {
+		f.contentType = ct
+	}
+	if len(cc) > 0 {
+		f.cacheControl = cc
+	}
+	return f
+}
+
 // etagOf is the entity tag of an answer: a 64-bit hash of its bytes, the same in every
 // replica and after a restart, so a client's If-None-Match is answered by any of them. The
 // tag only tells versions of one URL's answer apart, and needs no cryptographic strength:
@@ -678,44 +783,4 @@ func gzipBytes(b []byte) []byte {
 	_, _ = zw.Write(b)
 	_ = zw.Close()
 	return out.Bytes()
-}
-
-func copyHeader(dst, src http.Header) {
-	for k, v := range src {
-		dst[k] = v
-	}
-}
-
-// bufferWriter collects an answer so it can be cached before it is sent.
-type bufferWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferWriter) Header() http.Header { return b.header }
-func (b *bufferWriter) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
-	}
-}
-
-// TakeBody keeps a complete body without copying it (respond.BodyTaker); a later Write
-// appends to it.
-func (b *bufferWriter) TakeBody(body []byte) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	if b.body.Len() == 0 {
-		b.body = *bytes.NewBuffer(body)
-		return
-	}
-	b.body.Write(body)
-}
-
-func (b *bufferWriter) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.body.Write(p)
 }

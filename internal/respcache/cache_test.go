@@ -1,4 +1,4 @@
-package server
+package respcache
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/clock"
-	"sportsdb/internal/store"
 )
 
 // clockCache is a cache in front of an answer that reads the clock without declaring how
@@ -35,7 +34,7 @@ func watchedCache(declare func(context.Context)) (c *responseCache, get func() s
 	get = func() string {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsnext.php?id=1", nil)
 		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
+		c.Serve(rec, req, keyOf(req, tg), next)
 		return rec.Body.String()
 	}
 	return c, get, computed
@@ -115,7 +114,7 @@ func TestCacheKeepsClockFreeAnswers(t *testing.T) {
 	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
 	for range 2 {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=1", nil)
-		c.serve(httptest.NewRecorder(), req, tg, store.Premium, func(w http.ResponseWriter, r *http.Request) {
+		c.Serve(httptest.NewRecorder(), req, keyOf(req, tg), func(w http.ResponseWriter, r *http.Request) {
 			computed.Add(1)
 			w.Write([]byte(`{"teams":null}`))
 		})
@@ -143,7 +142,7 @@ func TestCacheComputesConcurrentMissesOnce(t *testing.T) {
 		go func() {
 			req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=1", nil)
 			rec := httptest.NewRecorder()
-			c.serve(rec, req, tg, store.Premium, next)
+			c.Serve(rec, req, keyOf(req, tg), next)
 			bodies <- strconv.Itoa(rec.Code) + " " + rec.Body.String()
 		}()
 	}
@@ -179,7 +178,7 @@ func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
 	get := func() string {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=2", nil)
 		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
+		c.Serve(rec, req, keyOf(req, tg), next)
 		return strconv.Itoa(rec.Code) + " " + rec.Body.String()
 	}
 	first := make(chan string, 1)
@@ -244,7 +243,7 @@ func TestCacheAnswersTakenWholeAndInPieces(t *testing.T) {
 		for i := range 2 {
 			req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id="+id, nil)
 			rec := httptest.NewRecorder()
-			c.serve(rec, req, tg, store.Premium, next)
+			c.Serve(rec, req, keyOf(req, tg), next)
 			if rec.Code != http.StatusOK || rec.Body.String() != want || rec.Header().Get("Content-Length") != strconv.Itoa(len(want)) {
 				t.Fatalf("id %s, request %d: %d %q (Content-Length %s), want %q", id, i+1, rec.Code, rec.Body.String(), rec.Header().Get("Content-Length"), want)
 			}
@@ -257,5 +256,17 @@ func TestCacheAnswersTakenWholeAndInPieces(t *testing.T) {
 	}
 	if computed.Load() != 2 {
 		t.Fatalf("computed %d times, want 2", computed.Load())
+	}
+}
+
+func TestETagAndGzipNegotiation(t *testing.T) {
+	e := etagOf([]byte(`{"a":1}`))
+	if !etagMatches(e, e) || !etagMatches(`W/`+e, e) || !etagMatches(`"x", `+e, e) || !etagMatches("*", e) || etagMatches(`"x"`, e) {
+		t.Fatal("If-None-Match matching is wrong")
+	}
+	for h, want := range map[string]bool{"gzip": true, "gzip, deflate, br": true, "br": false, "": false, "gzip;q=0": false, "gzip;q=0.5": true} {
+		if acceptsGzip(h) != want {
+			t.Errorf("acceptsGzip(%q) = %v", h, !want)
+		}
 	}
 }

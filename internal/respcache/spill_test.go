@@ -1,4 +1,4 @@
-package server
+package respcache
 
 import (
 	"bytes"
@@ -16,8 +16,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"sportsdb/internal/store"
 )
 
 // largeAnswer is an answer of n bytes or a little more, different for each id.
@@ -46,17 +44,14 @@ func inFile(t *testing.T, c *responseCache, base string) int {
 	return c.spilled.Len()
 }
 
-// spillServer serves c through the server's own listener (conn.go), as serve does, so that
-// bodies in the spill file leave through real connections.
+// spillServer serves c through real connections, so that bodies in the spill file leave
+// through them.
 func spillServer(t *testing.T, c *responseCache, next http.HandlerFunc) *httptest.Server {
 	t.Helper()
 	tg, _ := parseTarget("/api/v1/json/k/eventsday.php")
 	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
-		c.serve(rec, r, tg, store.Premium, next)
+		c.Serve(w, r, keyOf(r, tg), next)
 	}))
-	hs.Listener = Listener(hs.Listener)
-	hs.Config.ConnContext = ConnContext
 	hs.Start()
 	t.Cleanup(hs.Close)
 	return hs
@@ -161,7 +156,7 @@ func TestCacheSpillBudgetAndLostBodies(t *testing.T) {
 	get := func(d string) string {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d="+d, nil)
 		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
+		c.Serve(rec, req, keyOf(req, tg), next)
 		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), largeAnswer(d, 100<<10)) {
 			t.Fatalf("%s: status %d, %d bytes", d, rec.Code, rec.Body.Len())
 		}
@@ -202,7 +197,7 @@ func TestCacheSpillBudgetAndLostBodies(t *testing.T) {
 	// found it and before that request sent it: the request sends nothing from it, and
 	// serve computes the answer afresh.
 	c.mu.Lock()
-	e := c.entries[cacheKey(httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=day11", nil), tg, store.Premium)]
+	e := c.entries[keyOf(httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=day11", nil), tg)]
 	c.remove(e)
 	c.mu.Unlock()
 	rec := httptest.NewRecorder()
@@ -231,7 +226,7 @@ func TestCacheMovesAnswerToFileOnceUnderConcurrentRequests(t *testing.T) {
 	get := func() error {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=x", nil)
 		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
+		c.Serve(rec, req, keyOf(req, tg), next)
 		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
 			return fmt.Errorf("status %d, %d bytes, want %d", rec.Code, rec.Body.Len(), len(want))
 		}
@@ -273,7 +268,7 @@ func TestCacheSpillsAnswerTooLargeForMemoryAtOnce(t *testing.T) {
 	for i := range 2 {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d=big", nil)
 		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
+		c.Serve(rec, req, keyOf(req, tg), next)
 		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
 			t.Fatalf("request %d: status %d, %d bytes", i+1, rec.Code, rec.Body.Len())
 		}
@@ -309,7 +304,7 @@ func TestCacheLargeAnswerEvictedThenAskedAgainGoesToFile(t *testing.T) {
 		t.Helper()
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/eventsday.php?d="+d, nil)
 		rec := httptest.NewRecorder()
-		c.serve(rec, req, tg, store.Premium, next)
+		c.Serve(rec, req, keyOf(req, tg), next)
 		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), d) {
 			t.Fatalf("%s: status %d, %d bytes", d, rec.Code, rec.Body.Len())
 		}

@@ -1,4 +1,4 @@
-package server
+package respcache
 
 import (
 	"context"
@@ -173,6 +173,10 @@ func noteRead(ctx context.Context, k *record.Kind) {
 // readTracking is the store the APIs read through: it notes each read in the computation's
 // readSet.
 type readTracking struct{ store.Records }
+
+// Tracking is st as the answers a cache keeps must read it: each read is noted in the
+// computation's read set, so that a change of data the answer did not read leaves it cached.
+func Tracking(st store.Records) store.Records { return readTracking{st} }
 
 func (s readTracking) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
 	noteFind(ctx, q)

@@ -1,4 +1,4 @@
-package server
+package respcache
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"sportsdb/internal/api/respond"
-	"sportsdb/internal/store"
 )
 
 // A client that leaves while its request waits for another request's computation of the same
@@ -58,7 +57,8 @@ func TestCacheWaitsEndNamed(t *testing.T) {
 				return req.WithContext(respond.NewContext(ctx, tg.Route, log))
 			}
 			if tc.version == nil { // a first request computes, and holds the answer back
-				go c.serve(httptest.NewRecorder(), request(context.Background()), tg, store.Premium, next)
+				req := request(context.Background())
+				go c.Serve(httptest.NewRecorder(), req, keyOf(req, tg), next)
 				<-started
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), tc.timeout)
@@ -67,7 +67,7 @@ func TestCacheWaitsEndNamed(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				c.serve(rec, request(ctx), tg, store.Premium, next)
+				c.Serve(rec, request(ctx), keyOf(request(ctx), tg), next)
 			}()
 			time.Sleep(20 * time.Millisecond)
 			tc.end(cancel)

@@ -1,0 +1,76 @@
+package app
+
+import (
+	"context"
+	"runtime/debug"
+	"time"
+
+	"sportsdb/internal/api"
+	"sportsdb/internal/api/caps"
+	v1 "sportsdb/internal/api/v1"
+	v2 "sportsdb/internal/api/v2"
+	"sportsdb/internal/calendar"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/openapi"
+	"sportsdb/internal/record"
+	"sportsdb/internal/respcache"
+	"sportsdb/internal/server"
+	"sportsdb/internal/store"
+)
+
+// Mounts builds what the server mounts, each once: the API versions (v2's table asked
+// first: a v2 group as the first segment wins over reading that segment as a key, so
+// /api/v2/json/search/x.php is v2's), the calendars, the API's document from the same API
+// values, and the surfaces others hand over (extra), after the calendars. The APIs and
+// calendars read st through respcache.Tracking, which the response cache needs, on clk.
+// Building the APIs registers their default caps in table, where overrides already loaded
+// stay.
+func Mounts(st store.Records, clk clock.Clock, table *caps.Table, extra ...server.Surface) server.Mounts {
+	tracked := respcache.Tracking(st)
+	deps := api.Deps{Store: tracked, Clock: clk, Caps: table}
+	a1, a2 := v1.New(deps), v2.New(deps)
+	return server.Mounts{
+		APIs:     []server.API{{Name: "v2", Mount: a2}, {Name: "v1", Mount: a1}},
+		Surfaces: append([]server.Surface{calendar.NewSurface(tracked, clk)}, extra...),
+		LiveView: v2.RecordView,
+		Docs:     docs{openapi.NewHandler(func() openapi.Source { return openapi.For(a1, a2, table, version()) })},
+	}
+}
+
+// docs is the document handler with the route names it can give.
+type docs struct{ *openapi.Handler }
+
+func (docs) Routes() []string { return openapi.Routes }
+
+// version is the module version the binary was built as, the document's version.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// boundRecords is the store the mounts of a Prepared read: they are built when the
+// configuration is checked, before the store is open, and read the store Server binds.
+type boundRecords struct{ store.Records }
+
+// FindNames is the name index's search when the bound store has one.
+func (b *boundRecords) FindNames(ctx context.Context, q store.Query, field string) (store.Names, bool, error) {
+	if nf, ok := b.Records.(store.NameFinder); ok {
+		return nf.FindNames(ctx, q, field)
+	}
+	return store.Names{}, false, nil
+}
+
+// RecordsBySeqs reads the records FindNames found, when the bound store has a name index.
+func (b *boundRecords) RecordsBySeqs(ctx context.Context, k *record.Kind, seqs []int64, version int64) ([]record.Record, bool, error) {
+	if nf, ok := b.Records.(store.NameFinder); ok {
+		return nf.RecordsBySeqs(ctx, k, seqs, version)
+	}
+	return nil, false, nil
+}
+
+// boundClock is the data clock of the mounts of a Prepared, bound with the store.
+type boundClock struct{ clock.Clock }
+
+func (b *boundClock) Now() time.Time { return b.Clock.Now() }

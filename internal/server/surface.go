@@ -1,0 +1,38 @@
+package server
+
+import (
+	"net/http"
+
+	"sportsdb/internal/api"
+	"sportsdb/internal/api/respond"
+	"sportsdb/internal/respcache"
+)
+
+// serveSurface answers a path under a surface's prefix. ServeHTTP calls it with the path it
+// logs and the route it counts, which it sets first: the logged path loses its key. The key
+// is checked and counted as for any API request, and the answer is the response cache's, so
+// a client's If-None-Match is answered before anything is computed.
+func (s *Server) serveSurface(w http.ResponseWriter, r *http.Request, sf Surface, addr string, logPath, route *string) {
+	*logPath = clip(sf.LogPath(*logPath))
+	t, ok := sf.Match(r.URL.EscapedPath())
+	if !ok {
+		s.fail(w, r, respond.ErrNotFound)
+		return
+	}
+	*route = t.Route
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), *route, s.cfg.Logger), s.cfg.RequestTimeout)
+	defer ctx.stop()
+	r = r.WithContext(ctx)
+	k, ok := s.admitKey(w, r, t, t.Key, addr, func() {})
+	if !ok {
+		return
+	}
+	s.cache.Serve(w, r, respcache.Key(r, t.Route, t.Args, k.Tier), func(w http.ResponseWriter, r *http.Request) {
+		s.fromStore(w, r, target{Target: t, mount: surfaceMount{sf}, own: true}, k.Tier)
+	})
+}
+
+// surfaceMount lets a surface answer through fromStore, as an API does.
+type surfaceMount struct{ Surface }
+
+func (surfaceMount) Match(string, []string) (api.Target, bool) { return api.Target{}, false }
