@@ -196,17 +196,14 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 	return func() { _ = hs.Close() }, nil
 }
 
-// goHeadroomMB is the Go memory a server needs besides its response cache: the name index
-// of the searches (internal/store/nameindex: 65 MiB at full scale), answers being computed
-// (a day's events at full scale is a few megabytes), connections' buffers and the rate
-// limiter's windows. The process holds more than the Go limit: SQLite's page caches and
-// statements (about 20 MiB at full scale with nine readers, less with the five of a 2-CPU
-// machine since procsPerCPU is 2) and the mapped program (19 MiB). With 86 MiB
-// beside the index instead of 96, the full-scale benchmark's peak RSS fell from 299-301 MiB
-// to 291 MiB with the same throughput (docs/PERFORMANCE.md, eleventh round). The last 18
-// MiB are those the readers' smaller page caches gave up (internal/store/sqlite): under
-// uncached searches the live heap is about 155 MB, and with 28 MB between it and the
-// collector's goal it ran 13 times a second, 15% of the CPU (thirteenth round).
+// goHeadroomMB is the Go memory a server needs besides its response cache, in three parts:
+// answers being computed, connections' buffers and the rate limiter's windows (the first
+// term); the name index of the searches (internal/store/nameindex, the second, sized for
+// the full-scale data set); and what the SQLite readers' smaller page caches gave up to the
+// heap (internal/store/sqlite, the third), without which the collector, its goal too close
+// to the live heap under uncached searches, ran often enough to cost a large share of the
+// CPU. The process holds more than the Go limit (SQLite's page caches and statements, the
+// mapped program). The figures behind each part are in docs/PERFORMANCE.md.
 const goHeadroomMB = 86 + 64 + 18
 
 // limitGoMemory gives the Go runtime a soft memory limit of the response cache's budget plus

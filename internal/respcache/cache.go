@@ -45,8 +45,8 @@ const (
 	// spillMinBytes is the size from which an answer is kept in the file rather than memory:
 	// the answers in the file live in the system's file cache rather than in the server's
 	// heap, where the garbage collector doubles what they take. (Chosen when they were sent
-	// with sendfile, which from 16 KiB cost no more CPU than a write from memory,
-	// docs/PERFORMANCE.md; they are now copied out, sendFile.)
+	// with sendfile, which from this size cost no more CPU than a write from memory; they
+	// are now copied out, sendFile.)
 	spillMinBytes  = 16 << 10
 	cacheTTL       = 5 * time.Second
 	staleLimit     = time.Minute
@@ -449,15 +449,14 @@ func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh b
 
 // put keeps an entry. A large answer stays in memory until it is asked again: most answers
 // of a wide working set are asked once, and writing one of those to the file is pure cost
-// (when each had a file of its own, creating it took more CPU than computing the answer,
-// docs/PERFORMANCE.md).
+// (when each had a file of its own, creating it took more CPU than computing the answer).
 // One that left memory before it was asked again, and one too large for the memory budget,
 // go to the file at once.
 //
 // Large answers share the memory budget with the small ones. Given a share of their own, so
 // that a run of them could not push the small answers out, they left the budget to many
-// more small answers, whose entries the collector marks: at full scale the cold workload
-// lost a quarter of its rate to the collector (docs/PERFORMANCE.md, eleventh round).
+// more small answers, whose entries the collector marks, and the collector then cost a wide
+// working set much of its rate (docs/PERFORMANCE.md).
 func (c *responseCache) put(e *cacheEntry) {
 	large := c.spill != nil && e.size >= spillMinBytes && int64(e.size) <= c.spill.budget/8
 	if large && (e.size+len(e.key)+256 > c.budget/8 || c.askedAgain(e.key)) {
@@ -744,8 +743,8 @@ func formOf(h http.Header) *answerForm {
 // etagOf is the entity tag of an answer: a 64-bit hash of its bytes, the same in every
 // replica and after a restart, so a client's If-None-Match is answered by any of them. The
 // tag only tells versions of one URL's answer apart, and needs no cryptographic strength:
-// xxHash64 reads a day's events (2.7 MB) in 0.17 ms where SHA-256 took 1.4 ms, and
-// hashing was 5% of the CPU of the mixed workload's answers (docs/PERFORMANCE.md).
+// xxHash64 is several times faster than SHA-256 over large answers, and hashing was a
+// visible share of the CPU of computing them (docs/PERFORMANCE.md).
 func etagOf(body []byte) string {
 	var b [2 + 16]byte
 	b[0] = '"'

@@ -13,13 +13,11 @@ import (
 // The bodies of large cached answers live in one file of the server's own, each in an
 // extent of it. Their bytes live in the operating system's file cache, as a static file
 // server's do, instead of the process's heap: at full scale the answers a busy server
-// repeats (a day's events, a league season) add up to several hundred megabytes, far more
-// than the memory budget holds, while the kernel keeps them for free and drops them under
-// pressure.
+// repeats (a day's events, a league season) add up to far more than the memory budget
+// holds, while the kernel keeps them for free and drops them under pressure.
 //
 // One file rather than one per answer: creating a file costs the file system far more than
-// writing its bytes (on the ext4 disks measured, 370-420 µs of CPU for the openat against
-// 15-20 µs for 40 KB of writing, docs/PERFORMANCE.md, fifteenth round), and a mirror
+// writing its bytes, and a mirror
 // answering many distinct searches writes many of them. The file is unlinked as soon as it
 // is made, so nothing is left behind by a server that is killed, and no cleaner of the
 // temporary directory can take answers from under a running one.
