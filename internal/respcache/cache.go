@@ -172,13 +172,17 @@ type responseCache struct {
 	ttl time.Duration
 	// stale is how long past its expiry an entry is still served while it is refreshed.
 	stale time.Duration
-	// refreshSlots holds a token for each background refresh running.
+	// refreshSlots holds a token for each background refresh running; refreshRuns counts
+	// them too, so that their end can be waited for.
 	refreshSlots chan struct{}
-	budget       int
-	mu           sync.Mutex
-	used         int
-	entries      map[string]*cacheEntry
-	lru          *list.List // entries whose body is in memory
+	refreshRuns  sync.WaitGroup
+	// joined, when set, is told of each request that waits for another's computation.
+	joined  func()
+	budget  int
+	mu      sync.Mutex
+	used    int
+	entries map[string]*cacheEntry
+	lru     *list.List // entries whose body is in memory
 	// spill is nil when large answers are not kept in a file; spilled is their LRU.
 	spill   *spillFile
 	spilled *list.List
@@ -320,6 +324,9 @@ func (c *responseCache) join(key string, version int64) (*flight, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if f, ok := c.flights[key]; ok && f.version == version {
+		if c.joined != nil {
+			c.joined()
+		}
 		return f, false
 	}
 	f := &flight{version: version, done: make(chan struct{})}
@@ -391,7 +398,9 @@ func (c *responseCache) compute(r *http.Request, key string, version int64, next
 func (c *responseCache) startRefresh(r *http.Request, e *cacheEntry, version int64, next http.HandlerFunc) {
 	select {
 	case c.refreshSlots <- struct{}{}:
+		c.refreshRuns.Add(1)
 		go func() {
+			defer c.refreshRuns.Done()
 			defer func() { <-c.refreshSlots }()
 			c.refresh(r, e.key, version, next)
 		}()

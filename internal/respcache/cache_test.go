@@ -13,19 +13,25 @@ import (
 	"sportsdb/internal/clock"
 )
 
-// clockCache is a cache in front of an answer that reads the clock without declaring how
-// long it stands, and says how many times it was computed; get asks for it.
-func clockCache() (c *responseCache, get func() string, computed *atomic.Int64) {
+// start is the manual clock's first instant in these tests.
+var start = time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC)
+
+// clockCache is a cache on a manual clock in front of an answer that reads the clock
+// without declaring how long it stands, and says how many times it was computed; get asks
+// for it.
+func clockCache() (c *responseCache, m *clock.Manual, get func() string, computed *atomic.Int64) {
 	return watchedCache(func(context.Context) {})
 }
 
 // watchedCache is clockCache with the answer's declaration made by declare, after it read the
 // clock.
-func watchedCache(declare func(context.Context)) (c *responseCache, get func() string, computed *atomic.Int64) {
+func watchedCache(declare func(context.Context)) (c *responseCache, m *clock.Manual, get func() string, computed *atomic.Int64) {
+	m = clock.NewManual(start)
 	c = newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	c.now = m.Now
 	computed = new(atomic.Int64)
 	next := func(w http.ResponseWriter, r *http.Request) {
-		clock.Read(r.Context(), clock.System{})
+		clock.Read(r.Context(), m)
 		declare(r.Context())
 		n := computed.Add(1)
 		w.Write([]byte(`{"events":"answer ` + strconv.FormatInt(n, 10) + `"}`))
@@ -37,54 +43,51 @@ func watchedCache(declare func(context.Context)) (c *responseCache, get func() s
 		c.Serve(rec, req, keyOf(req, tg), next)
 		return rec.Body.String()
 	}
-	return c, get, computed
+	return c, m, get, computed
 }
 
-// waitComputed waits until an answer was computed n times, or fails with msg.
-func waitComputed(t *testing.T, computed *atomic.Int64, n int64, msg string) {
+// refreshed waits for the background refreshes started to end, and checks how many times
+// the answer was computed by then.
+func refreshed(t *testing.T, c *responseCache, computed *atomic.Int64, want int64, msg string) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for computed.Load() < n {
-		if time.Now().After(deadline) {
-			t.Fatal(msg)
-		}
-		time.Sleep(time.Millisecond)
+	c.refreshRuns.Wait()
+	if n := computed.Load(); n != want {
+		t.Fatalf("%s: computed %d times, want %d", msg, n, want)
 	}
 }
 
 // An expired clock-dependent answer is served while one background recomputation runs; the
 // next request gets the new answer; an entry past the stale limit is recomputed inline.
 func TestCacheRefreshesClockDependentAnswersAhead(t *testing.T) {
-	c, get, computed := clockCache()
-	c.ttl, c.stale = 50*time.Millisecond, 50*time.Millisecond
+	c, m, get, computed := clockCache()
+	c.ttl, c.stale = time.Minute, time.Minute
 	if got := get(); got != `{"events":"answer 1"}` {
 		t.Fatalf("first: %s", got)
 	}
+	m.Advance(time.Minute - time.Nanosecond)
 	if got := get(); got != `{"events":"answer 1"}` || computed.Load() != 1 {
 		t.Fatalf("within the TTL: %s (computed %d times)", got, computed.Load())
 	}
-	time.Sleep(60 * time.Millisecond)
+	m.Advance(time.Nanosecond)
 	if got := get(); got != `{"events":"answer 1"}` {
 		t.Fatalf("expired: the old answer is served while refreshing, got %s", got)
 	}
-	waitComputed(t, computed, 2, "no background refresh")
-	time.Sleep(5 * time.Millisecond)
+	refreshed(t, c, computed, 2, "expired")
 	if got := get(); got != `{"events":"answer 2"}` {
 		t.Fatalf("after the refresh: %s", got)
 	}
-	time.Sleep(110 * time.Millisecond) // past the TTL and the stale limit
+	m.Advance(2 * time.Minute) // past the TTL and the stale limit
 	if got := get(); got != `{"events":"answer 3"}` {
 		t.Fatalf("too old to serve: want an inline recomputation, got %s", got)
 	}
+	refreshed(t, c, computed, 3, "recomputed inline")
 }
 
 // An answer that declared how long it stands is served from the cache until then, however
 // long that is, and refreshed from then on; the instant is read on the cache's clock.
 func TestCacheKeepsAnswersUntilTheirDeclaredInstant(t *testing.T) {
-	m := clock.NewManual(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC))
-	until := m.Now().Add(time.Hour)
-	c, get, computed := watchedCache(func(ctx context.Context) { clock.Until(ctx, until) })
-	c.now = m.Now
+	until := start.Add(time.Hour)
+	c, m, get, computed := watchedCache(func(ctx context.Context) { clock.Until(ctx, until) })
 	get()
 	m.Advance(time.Hour - time.Second)
 	if got := get(); got != `{"events":"answer 1"}` || computed.Load() != 1 {
@@ -94,15 +97,13 @@ func TestCacheKeepsAnswersUntilTheirDeclaredInstant(t *testing.T) {
 	if got := get(); got != `{"events":"answer 1"}` {
 		t.Fatalf("at its instant: the old answer is served while refreshing, got %s", got)
 	}
-	waitComputed(t, computed, 2, "no refresh at the declared instant")
+	refreshed(t, c, computed, 2, "at the declared instant")
 }
 
 // An answer that declared it stands while the data does not change, and one that never read
 // the clock, are not recomputed as time passes.
 func TestCacheKeepsClockFreeAnswers(t *testing.T) {
-	m := clock.NewManual(time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC))
-	c, get, steady := watchedCache(func(ctx context.Context) { clock.Until(ctx, time.Time{}) })
-	c.now = m.Now
+	c, m, get, steady := watchedCache(func(ctx context.Context) { clock.Until(ctx, time.Time{}) })
 	get()
 	m.Advance(30 * 24 * time.Hour)
 	if got := get(); got != `{"events":"answer 1"}` || steady.Load() != 1 {
@@ -128,6 +129,9 @@ func TestCacheKeepsClockFreeAnswers(t *testing.T) {
 // Concurrent requests for an answer not yet cached wait for one computation of it.
 func TestCacheComputesConcurrentMissesOnce(t *testing.T) {
 	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	const n = 16
+	joined := make(chan struct{}, n)
+	c.joined = func() { joined <- struct{}{} }
 	var computed atomic.Int64
 	release := make(chan struct{})
 	next := func(w http.ResponseWriter, r *http.Request) {
@@ -136,7 +140,6 @@ func TestCacheComputesConcurrentMissesOnce(t *testing.T) {
 		w.Write([]byte(`{"teams":[{"idTeam":"1"}]}`))
 	}
 	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")
-	const n = 16
 	bodies := make(chan string, n)
 	for range n {
 		go func() {
@@ -146,7 +149,9 @@ func TestCacheComputesConcurrentMissesOnce(t *testing.T) {
 			bodies <- strconv.Itoa(rec.Code) + " " + rec.Body.String()
 		}()
 	}
-	time.Sleep(50 * time.Millisecond) // let the requests arrive while the first one computes
+	for range n - 1 { // every request but the first waits for the first one's computation
+		<-joined
+	}
 	close(release)
 	for range n {
 		if got := <-bodies; got != `200 {"teams":[{"idTeam":"1"}]}` {
@@ -161,6 +166,8 @@ func TestCacheComputesConcurrentMissesOnce(t *testing.T) {
 // A waiting request whose first computation did not give a 200 computes its own answer.
 func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
 	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	joined := make(chan struct{}, 1)
+	c.joined = func() { joined <- struct{}{} }
 	var computed atomic.Int64
 	started := make(chan struct{})
 	release := make(chan struct{})
@@ -186,7 +193,7 @@ func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
 	<-started
 	second := make(chan string, 1)
 	go func() { second <- get() }()
-	time.Sleep(20 * time.Millisecond) // the second request waits on the first computation
+	<-joined // the second request waits on the first computation
 	close(release)
 	if got := <-first; got != `503 {"error":"busy"}` {
 		t.Fatalf("first: %s", got)
@@ -199,24 +206,20 @@ func TestCacheWaiterRecomputesAfterFailedAnswer(t *testing.T) {
 // With every refresh slot taken, an expired answer is still served and its refresh waits for
 // a later request.
 func TestCacheRefreshesWaitForAFreeSlot(t *testing.T) {
-	c, get, computed := clockCache()
-	c.ttl = 20 * time.Millisecond
+	c, m, get, computed := clockCache()
 	c.refreshSlots = make(chan struct{}, 1)
 	get()
-	time.Sleep(30 * time.Millisecond)
+	m.Advance(c.ttl)
 	c.refreshSlots <- struct{}{} // the only slot is busy
 	for range 3 {
 		if got := get(); got != `{"events":"answer 1"}` {
 			t.Fatalf("expired, no slot: %s", got)
 		}
 	}
-	time.Sleep(10 * time.Millisecond)
-	if n := computed.Load(); n != 1 {
-		t.Fatalf("computed %d times with no free slot", n)
-	}
+	refreshed(t, c, computed, 1, "no free slot")
 	<-c.refreshSlots
 	get() // starts the refresh now
-	waitComputed(t, computed, 2, "no refresh once a slot was free")
+	refreshed(t, c, computed, 2, "once a slot was free")
 }
 
 // An answer written whole by respond.JSON, which hands its body to the cache rather than

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"sportsdb/internal/api/respond"
 )
@@ -18,29 +18,30 @@ import (
 // deadline that passes while waiting, or while the data version is read, is logged with the
 // operation that did not end.
 func TestCacheWaitsEndNamed(t *testing.T) {
-	hang := func(ctx context.Context) (int64, error) { <-ctx.Done(); return 0, ctx.Err() }
 	cases := []struct {
-		name    string
-		version func(context.Context) (int64, error)
-		end     func(context.CancelFunc)
-		timeout time.Duration
-		status  int
-		log     string
+		name   string
+		hang   bool // the data version is not read until the request's context ends
+		end    error
+		status int
+		log    string
 	}{
-		{"client leaves while waiting", nil, func(cancel context.CancelFunc) { cancel() }, time.Minute, 499,
+		{"client leaves while waiting", false, context.Canceled, 499,
 			`level=DEBUG msg="client left before the answer" route=v1/lookupteam.php status=499 err="wait for the same answer computed by another request: context canceled"`},
-		{"deadline while waiting", nil, func(context.CancelFunc) {}, 50 * time.Millisecond, 503,
+		{"deadline while waiting", false, context.DeadlineExceeded, 503,
 			`level=WARN msg="request failed" route=v1/lookupteam.php status=503 err="wait for the same answer computed by another request: context deadline exceeded"`},
-		{"deadline reading the data version", hang, func(context.CancelFunc) {}, 50 * time.Millisecond, 503,
+		{"deadline reading the data version", true, context.DeadlineExceeded, 503,
 			`level=WARN msg="request failed" route=v1/lookupteam.php status=503 err="read the data version: `},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			version := tc.version
-			if version == nil {
-				version = func(context.Context) (int64, error) { return 1, nil }
+			reading := make(chan struct{}, 1)
+			version := func(context.Context) (int64, error) { return 1, nil }
+			if tc.hang {
+				version = func(ctx context.Context) (int64, error) { reading <- struct{}{}; <-ctx.Done(); return 0, ctx.Err() }
 			}
 			c := newResponseCache(version, defaultCacheBytes, nil)
+			waiting := make(chan struct{}, 1)
+			c.joined = func() { waiting <- struct{}{} }
 			release := make(chan struct{})
 			defer close(release)
 			started := make(chan struct{}, 1)
@@ -56,21 +57,25 @@ func TestCacheWaitsEndNamed(t *testing.T) {
 				req := httptest.NewRequest(http.MethodGet, "/api/v1/json/k/lookupteam.php?id=1", nil)
 				return req.WithContext(respond.NewContext(ctx, tg.Route, log))
 			}
-			if tc.version == nil { // a first request computes, and holds the answer back
+			if !tc.hang { // a first request computes, and holds the answer back
 				req := request(context.Background())
 				go c.Serve(httptest.NewRecorder(), req, keyOf(req, tg), next)
 				<-started
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), tc.timeout)
-			defer cancel()
+			ctx := newEndable()
 			rec := httptest.NewRecorder()
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				c.Serve(rec, request(ctx), keyOf(request(ctx), tg), next)
+				req := request(ctx)
+				c.Serve(rec, req, keyOf(req, tg), next)
 			}()
-			time.Sleep(20 * time.Millisecond)
-			tc.end(cancel)
+			if tc.hang {
+				<-reading
+			} else {
+				<-waiting
+			}
+			ctx.end(tc.end)
 			<-done
 			if rec.Code != tc.status || !strings.Contains(logs.String(), tc.log) {
 				t.Fatalf("status %d, log %q; want %d and %q", rec.Code, logs.String(), tc.status, tc.log)
@@ -79,5 +84,32 @@ func TestCacheWaitsEndNamed(t *testing.T) {
 				t.Errorf("logged at ERROR: %s", logs.String())
 			}
 		})
+	}
+}
+
+// endable is a context that ends, with the error given, when the test ends it: a client
+// leaving (context.Canceled) or a deadline passing (context.DeadlineExceeded) at the moment
+// the test chooses.
+type endable struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+	err  error
+}
+
+func newEndable() *endable {
+	return &endable{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *endable) end(err error) { c.once.Do(func() { c.err = err; close(c.done) }) }
+
+func (c *endable) Done() <-chan struct{} { return c.done }
+
+func (c *endable) Err() error {
+	select {
+	case <-c.done:
+		return c.err
+	default:
+		return nil
 	}
 }

@@ -17,10 +17,10 @@ import (
 // holds, while the kernel keeps them for free and drops them under pressure.
 //
 // One file rather than one per answer: creating a file costs the file system far more than
-// writing its bytes, and a mirror
-// answering many distinct searches writes many of them. The file is unlinked as soon as it
-// is made, so nothing is left behind by a server that is killed, and no cleaner of the
-// temporary directory can take answers from under a running one.
+// writing its bytes, and a mirror answering many distinct searches writes many of them. The
+// file is unlinked as soon as it is made, so nothing is left behind by a server that is
+// killed, and no cleaner of the temporary directory can take answers from under a running
+// one.
 //
 // Extents are whole pages, taken best-fit from the free ones (which merge with their
 // neighbours) or cut from the end of the file, which never grows past the budget. Each

@@ -24,7 +24,9 @@ type versionGate struct {
 }
 
 type versionRound struct {
-	done    chan struct{}
+	done chan struct{}
+	// waiters are the callers queued for the round (under the gate's lock).
+	waiters int
 	version int64
 	err     error
 }
@@ -47,6 +49,7 @@ func (g *versionGate) get(ctx context.Context) (int64, error) {
 		g.next = &versionRound{done: make(chan struct{})}
 	}
 	r := g.next
+	r.waiters++
 	g.mu.Unlock()
 	select {
 	case <-r.done:

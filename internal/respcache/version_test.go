@@ -3,96 +3,126 @@ package respcache
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 )
 
-// No caller may get a version older than the one committed when it arrived, however the
-// calls and commits interleave; and concurrent callers share reads.
-func TestVersionGateNeverAnswersOlderThanArrival(t *testing.T) {
-	var committed, reads atomic.Int64
-	g := newVersionGate(func(context.Context) (int64, error) {
-		reads.Add(1)
-		v := committed.Load() // the read's snapshot is taken when it starts
-		time.Sleep(200 * time.Microsecond)
-		return v, nil
-	})
-	stop := make(chan struct{})
-	var writer sync.WaitGroup
-	writer.Add(1)
-	go func() {
-		defer writer.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				committed.Add(1)
-				time.Sleep(50 * time.Microsecond)
-			}
+// gatedRead is a data-version read that the test lets through one at a time: each read
+// reports that it started (and the version committed by then, its snapshot) and waits to be
+// released.
+type gatedRead struct {
+	mu        sync.Mutex
+	committed int64
+	started   chan int64
+	release   chan error
+}
+
+func newGatedRead() *gatedRead {
+	return &gatedRead{started: make(chan int64, 16), release: make(chan error)}
+}
+
+func (g *gatedRead) commit() {
+	g.mu.Lock()
+	g.committed++
+	g.mu.Unlock()
+}
+
+func (g *gatedRead) read(ctx context.Context) (int64, error) {
+	g.mu.Lock()
+	v := g.committed
+	g.mu.Unlock()
+	g.started <- v
+	select {
+	case err := <-g.release:
+		return v, err
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// queued waits until n callers wait for the gate's next read.
+func queued(g *versionGate, n int) {
+	for {
+		g.mu.Lock()
+		k := 0
+		if g.next != nil {
+			k = g.next.waiters
 		}
-	}()
-	var wg sync.WaitGroup
-	var calls, stale atomic.Int64
-	for w := 0; w < 64; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 100; i++ {
-				arrived := committed.Load()
-				v, err := g.get(context.Background())
-				calls.Add(1)
-				if err != nil || v < arrived {
-					stale.Add(1)
-				}
-			}
-		}()
+		g.mu.Unlock()
+		if k >= n {
+			return
+		}
+		runtime.Gosched()
 	}
-	wg.Wait()
-	close(stop)
-	writer.Wait()
-	if stale.Load() != 0 {
-		t.Fatalf("%d of %d calls got a version older than their arrival", stale.Load(), calls.Load())
+}
+
+// A caller that arrives while a read is under way does not take that read's answer (it may
+// predate a commit the caller must see): it waits for the next read, which starts after the
+// first ends, and which every caller queued meanwhile shares.
+func TestVersionGateNeverAnswersOlderThanArrival(t *testing.T) {
+	src := newGatedRead()
+	g := newVersionGate(src.read)
+	first := make(chan int64, 1)
+	go func() { v, _ := g.get(context.Background()); first <- v }()
+	if v := <-src.started; v != 0 {
+		t.Fatalf("first read's snapshot %d", v)
 	}
-	if reads.Load() >= calls.Load()/2 {
-		t.Fatalf("reads are not shared: %d reads for %d calls", reads.Load(), calls.Load())
+	src.commit() // committed while the first read is under way: its callers must see it
+	const n = 8
+	later := make(chan int64, n)
+	for range n {
+		go func() { v, _ := g.get(context.Background()); later <- v }()
 	}
-	t.Logf("%d calls, %d reads", calls.Load(), reads.Load())
+	queued(g, n)
+	src.release <- nil
+	if v := <-first; v != 0 {
+		t.Fatalf("first caller: version %d, want 0", v)
+	}
+	if v := <-src.started; v != 1 {
+		t.Fatalf("second read's snapshot %d, want 1", v)
+	}
+	src.release <- nil
+	for range n {
+		if v := <-later; v != 1 {
+			t.Fatalf("a caller that arrived after the commit got version %d", v)
+		}
+	}
+	select {
+	case v := <-src.started:
+		t.Fatalf("a third read (snapshot %d): the queued callers did not share one", v)
+	default:
+	}
 }
 
 func TestVersionGateErrorsAndCancellation(t *testing.T) {
 	boom := errors.New("database down")
-	release := make(chan struct{})
-	g := newVersionGate(func(context.Context) (int64, error) {
-		<-release
-		return 0, boom
-	})
+	src := newGatedRead()
+	g := newVersionGate(src.read)
 	first := make(chan error, 1)
 	go func() { _, err := g.get(context.Background()); first <- err }()
-	for { // wait until the first read is under way
-		g.mu.Lock()
-		running := g.running
-		g.mu.Unlock()
-		if running {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	<-src.started // the first read is under way
 	ctx, cancel := context.WithCancel(context.Background())
 	waiter := make(chan error, 1)
 	go func() { _, err := g.get(ctx); waiter <- err }()
-	time.Sleep(5 * time.Millisecond)
+	queued(g, 1)
 	cancel()
 	if err := <-waiter; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled waiter: %v", err)
 	}
-	close(release)
+	src.release <- boom
 	if err := <-first; !errors.Is(err, boom) {
 		t.Fatalf("first caller: %v", err)
 	}
-	if _, err := g.get(context.Background()); !errors.Is(err, boom) {
+	// The read queued for the cancelled waiter runs and fails too; a later caller gets its
+	// own read's error.
+	<-src.started
+	src.release <- boom
+	later := make(chan error, 1)
+	go func() { _, err := g.get(context.Background()); later <- err }()
+	<-src.started
+	src.release <- boom
+	if err := <-later; !errors.Is(err, boom) {
 		t.Fatalf("later caller: %v", err)
 	}
 }
