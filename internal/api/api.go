@@ -44,6 +44,10 @@ type Endpoint[In any] struct {
 	Route string
 	// PremiumOnly refuses free keys.
 	PremiumOnly bool
+	// Clock says the answer depends on the time (live scores, next and previous events), not
+	// only on the stored records: read-through asks the upstream before every such answer,
+	// and a mirror follows it more often.
+	Clock bool
 	// CapOf is the route whose cap applies, when not its own; its cap is then not registered.
 	CapOf string
 	// Answer reads the request and answers.

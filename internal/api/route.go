@@ -20,6 +20,8 @@ type Target struct {
 	HeaderKey bool
 	// PremiumOnly refuses free keys (v2 and the older live score feed).
 	PremiumOnly bool
+	// Clock is the endpoint's Endpoint.Clock.
+	Clock bool
 	// Row is the endpoint's index in the table, NoRow when the path names none: such a
 	// request is answered 404 once its key is checked, as the public service does.
 	Row int
@@ -45,6 +47,10 @@ type Mount interface {
 	Serve(w http.ResponseWriter, r *http.Request, t Target, tier store.Tier)
 	// Routes lists every route name Match can give, OtherRoute aside.
 	Routes() []string
+	// Upstream is a request for a known target as an upstream of the same API knows it,
+	// without the key: what follows the key segment (v1: "lookupteam.php?id=133604") or
+	// /api/v2/json/ (v2: "lookup/team/133604").
+	Upstream(r *http.Request, t Target) string
 }
 
 // MaxSegment bounds one decoded path segment; longer ones are not any endpoint's.

@@ -7,23 +7,6 @@ import (
 	"sportsdb/internal/record"
 )
 
-func TestEmptyAnswer(t *testing.T) {
-	for body, want := range map[string]bool{
-		`{"teams":null}`:                  true,
-		`{"Message":"No data found"}`:     true,
-		`{"events":[]}`:                   true,
-		`{"teams":[{"idTeam":"1"}]}`:      false,
-		`{"Message":"Invalid API key"}`:   false,
-		`{"seasons":"Invalid League ID"}`: false,
-		``:                                false,
-		`not json`:                        false,
-	} {
-		if got := EmptyAnswer([]byte(body)); got != want {
-			t.Errorf("EmptyAnswer(%q) = %v, want %v", body, got, want)
-		}
-	}
-}
-
 func TestTimeDependent(t *testing.T) {
 	for _, c := range []struct {
 		version, path string

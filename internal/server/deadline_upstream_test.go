@@ -72,8 +72,6 @@ type hungUpstream struct{ st *hangingStore }
 func (u hungUpstream) Ensure(ctx context.Context, _, _ string) (bool, error) {
 	return false, u.st.wait(ctx)
 }
-func (hungUpstream) EmptyAnswer([]byte) bool           { return true }
-func (hungUpstream) TimeDependent(string, string) bool { return false }
 
 // With a read-through upstream, a database that stops answering still gives the documented
 // 503 within the store's read deadline: the longer wait an answer from the upstream may

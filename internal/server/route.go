@@ -62,8 +62,7 @@ const maxSegment = api.MaxSegment
 // target is a path as the table, or the surface, that owns it reads it.
 type target struct {
 	api.Target
-	// mount is the API whose table recognised the path, or the surface's adapter; it answers
-	// the request.
+	// mount is the API whose table recognised the path; it answers the request.
 	mount api.Mount
 	// version is the API's name, as read-through asks the upstream; "" for a surface.
 	version string

@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 
-	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/respcache"
 )
@@ -28,11 +27,8 @@ func (s *Server) serveSurface(w http.ResponseWriter, r *http.Request, sf Surface
 		return
 	}
 	s.cache.Serve(w, r, respcache.Key(r, t.Route, t.Args, k.Tier), func(w http.ResponseWriter, r *http.Request) {
-		s.fromStore(w, r, target{Target: t, mount: surfaceMount{sf}, own: true}, k.Tier)
+		r, cancel := s.storeRequest(r)
+		defer cancel()
+		sf.Serve(w, r, t, k.Tier)
 	})
 }
-
-// surfaceMount lets a surface answer through fromStore, as an API does.
-type surfaceMount struct{ Surface }
-
-func (surfaceMount) Match(string, []string) (api.Target, bool) { return api.Target{}, false }

@@ -5,30 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/respcache"
 	"sportsdb/internal/store"
 )
 
 // Upstream reads through to another TheSportsDB-compatible API for answers the store cannot
-// give (serve --upstream: a mirror.Fetcher). version is "v1" or "v2",
-// pathAndQuery what follows the key segment (v1: "lookupteam.php?id=133604") or
-// /api/v2/json/ (v2: "lookup/team/133604").
+// give (serve --upstream: a mirror.Fetcher). version is the name of the API that matched
+// ("v1", "v2"), pathAndQuery the request as that API names it for an upstream
+// (api.Mount.Upstream). Which answers depend on the time, and which hold no records, the
+// APIs say (api.Target.Clock, api.Answer.Empty).
 type Upstream interface {
 	// Ensure makes the store hold the upstream's answer unless it holds a fresh one; changed
 	// says records were stored. Its errors never hold the upstream's key.
 	Ensure(ctx context.Context, version, pathAndQuery string) (changed bool, err error)
-	// EmptyAnswer says whether an answer holds no records ("not found").
-	EmptyAnswer(body []byte) bool
-	// TimeDependent says whether the answer depends on the time (live scores, next events),
-	// so that the upstream is asked before answering, not only when the store has nothing.
-	TimeDependent(version, pathAndQuery string) bool
 }
 
 const (
@@ -56,11 +51,11 @@ func (s *Server) RegisterCollectors(cs ...prometheus.Collector) error {
 }
 
 // answer computes the answer to an API request for the response cache: from the store, and
-// with an upstream, from what it adds to the store first when the store has nothing for the
-// request or the answer depends on the time.
+// with an upstream, from what it adds to the store first when the answer depends on the
+// time, or when the store's answer holds no records (then computed again, and rendered
+// once).
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, t target, tier store.Tier) {
-	up := s.cfg.Upstream
-	if up == nil {
+	if s.cfg.Upstream == nil {
 		t.mount.Serve(w, r, t.Target, tier) // within the request's deadline
 		return
 	}
@@ -68,28 +63,35 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t target, tier s
 		s.fromStore(w, r, t, tier)
 		return
 	}
-	version, pathAndQuery := s.upstreamRequest(r, t)
-	if up.TimeDependent(version, pathAndQuery) {
-		s.ensure(r, version, pathAndQuery)
+	pathAndQuery := t.mount.Upstream(r, t.Target)
+	if t.Clock {
+		s.ensure(r, t.version, pathAndQuery)
 		s.keepFor(r, respcache.TTL)
 		s.fromStore(w, r, t, tier)
 		return
 	}
-	local := respcache.NewRecorder()
-	s.fromStore(local, r, t, tier)
-	if st := local.Status(); (st == http.StatusOK || st == http.StatusNotFound) && up.EmptyAnswer(local.Bytes()) {
-		changed, err := s.ensure(r, version, pathAndQuery)
-		if changed {
-			s.fromStore(w, r, t, tier)
-			return
+	var cancelAgain context.CancelFunc
+	defer func() {
+		if cancelAgain != nil {
+			cancelAgain()
 		}
-		if err != nil {
+	}()
+	refill := func(ctx context.Context) context.Context {
+		changed, err := s.ensure(r, t.version, pathAndQuery)
+		switch {
+		case changed:
+			// The store work again, within a store deadline of its own from now.
+			var again context.Context
+			again, cancelAgain = context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+			return again
+		case err != nil:
 			s.keepFor(r, respcache.TTL)
-		} else {
+		default:
 			s.keepFor(r, upstreamRecheck)
 		}
+		return nil
 	}
-	local.Replay(w)
+	s.fromStore(w, r.WithContext(api.WithRefill(r.Context(), refill)), t, tier)
 }
 
 // fromStore answers from the store within the store's deadline.
@@ -97,24 +99,6 @@ func (s *Server) fromStore(w http.ResponseWriter, r *http.Request, t target, tie
 	r, cancel := s.storeRequest(r)
 	defer cancel()
 	t.mount.Serve(w, r, t.Target, tier)
-}
-
-// upstreamRequest is the request as Upstream.Ensure names it, without the client's key.
-func (s *Server) upstreamRequest(r *http.Request, t target) (version, pathAndQuery string) {
-	if t.version == "v2" {
-		segs := make([]string, len(t.Args))
-		for i, a := range t.Args {
-			segs[i] = url.PathEscape(a)
-		}
-		return "v2", strings.Join(segs, "/")
-	}
-	// A v1 file, whatever the version in its path: the upstream knows it under v1.
-	p := r.URL.EscapedPath()
-	file := p[strings.LastIndexByte(p, '/')+1:]
-	if r.URL.RawQuery == "" {
-		return "v1", file
-	}
-	return "v1", file + "?" + r.URL.RawQuery
 }
 
 // ensure asks the upstream within its own timeout; a failure is logged and the local

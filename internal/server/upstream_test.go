@@ -82,6 +82,12 @@ func readThroughToWith(t *testing.T, base, key string, logs *syncBuffer, clk clo
 	}})
 }
 
+// noRecords says whether a body is v1's "no result" ({"teams":null}) for the lookups these
+// tests ask.
+func noRecords(body []byte) bool {
+	return bytes.HasSuffix(body, []byte(`":null}`)) && bytes.Count(body, []byte(`":`)) == 1
+}
+
 // ask requests a v1 file or a v2 path of env with its premium key.
 func ask(t *testing.T, env *apitest.Env, version, path string) *apitest.Response {
 	if version == "v1" {
@@ -103,7 +109,7 @@ func TestReadThroughAnswersWhatTheStoreNeverSaw(t *testing.T) {
 		{"v2", "lookup/player/34161934", "/api/v2/json/lookup/player/34161934"},
 	} {
 		want := ask(t, up, c.version, c.path)
-		if want.Status != http.StatusOK || mirror.EmptyAnswer(want.Body) {
+		if want.Status != http.StatusOK || noRecords(want.Body) {
 			t.Fatalf("%s: the upstream answers %d %.200s", c.path, want.Status, want.Body)
 		}
 		for try := 1; try <= 2; try++ {
@@ -202,7 +208,7 @@ func TestReadThroughEmptyAnswersInTheCache(t *testing.T) {
 
 	const unknown = "lookupteam.php?id=999999999"
 	for range 3 {
-		if got := ask(t, local, "v1", unknown); got.Status != http.StatusOK || !mirror.EmptyAnswer(got.Body) {
+		if got := ask(t, local, "v1", unknown); got.Status != http.StatusOK || !noRecords(got.Body) {
 			t.Fatalf("%s: %d %s", unknown, got.Status, got.Body)
 		}
 	}
@@ -214,7 +220,7 @@ func TestReadThroughEmptyAnswersInTheCache(t *testing.T) {
 	want := ask(t, up, "v1", path)
 	down.Store(true)
 	for range 2 {
-		if got := ask(t, local, "v1", path); got.Status != http.StatusOK || !mirror.EmptyAnswer(got.Body) {
+		if got := ask(t, local, "v1", path); got.Status != http.StatusOK || !noRecords(got.Body) {
 			t.Fatalf("upstream down: %d %s, want the local empty answer", got.Status, got.Body)
 		}
 	}

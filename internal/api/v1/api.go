@@ -5,6 +5,7 @@
 package v1
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 
@@ -41,8 +42,10 @@ func Files() []string {
 }
 
 func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier store.Tier) {
-	req := a.deps.NewRequest(r.Context(), tier, ep.Kind, a.deps.Caps.Limit(ep.CapName(), tier), ep.Order)
-	ans, err := ep.Answer(req, params{r.URL.Query()})
+	limit, in := a.deps.Caps.Limit(ep.CapName(), tier), params{r.URL.Query()}
+	ans, err := api.Compute(r.Context(),
+		func(ctx context.Context) *api.Request { return a.deps.NewRequest(ctx, tier, ep.Kind, limit, ep.Order) },
+		func(req *api.Request) (api.Answer, error) { return ep.Answer(req, in) })
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("v1 %s: %w", ep.Path, err))
 		return

@@ -71,20 +71,20 @@ var endpoints = []*endpoint{
 	// searchteams.php are older calls real clients still send (DECISIONS section 5).
 	{Path: "lookup_all_teams.php", Params: "id", Key: "teams", Kind: record.Team, View: "full", Order: byID("idTeam"), CapOf: "v1/search_all_teams.php", Answer: childrenOf("idLeague")},
 	{Path: "lookup_all_players.php", Params: "id", Key: "player", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(10, 3000), Answer: squad},
-	{Path: "eventsnext.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 10), Answer: teamEvents(true)},
-	{Path: "eventslast.php", Params: "id", Key: "results", Kind: record.Event, View: "full", Order: api.LatestFirst, Cap: c(1, 10), Answer: teamEvents(false)},
-	{Path: "eventsnextleague.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 20), Answer: leagueEvents(true)},
-	{Path: "eventspastleague.php", Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.LatestFirst, Cap: c(1, 20), Answer: leagueEvents(false)},
+	{Path: "eventsnext.php", Clock: true, Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 10), Answer: teamEvents(true)},
+	{Path: "eventslast.php", Clock: true, Params: "id", Key: "results", Kind: record.Event, View: "full", Order: api.LatestFirst, Cap: c(1, 10), Answer: teamEvents(false)},
+	{Path: "eventsnextleague.php", Clock: true, Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 20), Answer: leagueEvents(true)},
+	{Path: "eventspastleague.php", Clock: true, Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.LatestFirst, Cap: c(1, 20), Answer: leagueEvents(false)},
 	{Path: "eventsday.php", Params: "d, s, l", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), Cap: c(3, 1500), Answer: eventsDay},
 	{Path: "eventsseason.php", Params: "id, s", Key: "events", Kind: record.Event, View: "summary", Order: api.SoonestFirst, Cap: c(15, 3000), Answer: eventsSeason},
 	{Path: "eventsround.php", Params: "id, r, s", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), Cap: uncapped, Answer: eventsRound},
 	{Path: "eventstv.php", Params: "d [s [a]], or c, or id", Key: "tvevents", Kind: record.TV, View: "full", Order: byID("id"), Cap: c(1, 1500), Answer: eventsTV},
 	{Path: "eventshighlights.php", Params: "d, l, s", Key: "tvhighlights", Kind: record.Highlight, View: "v1", Order: byID("idEvent"), Cap: c(2, 50), Answer: highlights},
-	{Path: "livescore.php", Params: "s (l ignored)", Key: "livescore", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: uncapped, Answer: livescore(false)},
+	{Path: "livescore.php", Clock: true, Params: "s (l ignored)", Key: "livescore", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: uncapped, Answer: livescore(false)},
 }
 
 // legacyLivescore is the older premium live score feed, /api/v2/json/{key}/livescore.php?s=&l=
 // (DECISIONS.md section 5): premium keys only, the record key "events", l selects a league.
 // It shares the cap of livescore.php.
-var legacyLivescore = &endpoint{Path: "livescore.php", Params: "s, l", Key: "events", Kind: record.LiveScore, View: "full", Order: api.LiveOrder,
+var legacyLivescore = &endpoint{Path: "livescore.php", Clock: true, Params: "s, l", Key: "events", Kind: record.LiveScore, View: "full", Order: api.LiveOrder,
 	PremiumOnly: true, Route: "v2/livescore.php", CapOf: "v1/livescore.php", Answer: livescore(true)}

@@ -83,12 +83,12 @@ var routes = []endpoint{
 	{Path: "all/sports", Kind: record.Sport, View: "full", Order: idOrder("idSport"), Cap: c(500), Answer: every},
 	{Path: "all/leagues", Kind: record.League, View: "listPremium", Order: idOrder("idLeague"), Cap: c(3000), Answer: every},
 
-	{Path: "schedule/next/league/{id}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(20), Answer: next(inLeague)},
-	{Path: "schedule/previous/league/{id}", Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(20), Answer: previous(inLeague)},
-	{Path: "schedule/next/team/{id}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(10), Answer: next(ofTeam)},
-	{Path: "schedule/previous/team/{id}", Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(10), Answer: previous(ofTeam)},
-	{Path: "schedule/next/venue/{id}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(10), Answer: next(atVenue)},
-	{Path: "schedule/previous/venue/{id}", Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(10), Answer: previous(atVenue)},
+	{Path: "schedule/next/league/{id}", Clock: true, Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(20), Answer: next(inLeague)},
+	{Path: "schedule/previous/league/{id}", Clock: true, Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(20), Answer: previous(inLeague)},
+	{Path: "schedule/next/team/{id}", Clock: true, Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(10), Answer: next(ofTeam)},
+	{Path: "schedule/previous/team/{id}", Clock: true, Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(10), Answer: previous(ofTeam)},
+	{Path: "schedule/next/venue/{id}", Clock: true, Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(10), Answer: next(atVenue)},
+	{Path: "schedule/previous/venue/{id}", Clock: true, Kind: record.Event, View: "schedule2", Order: api.LatestFirst, Cap: c(10), Answer: previous(atVenue)},
 	{Path: "schedule/full/team/{id}", Kind: record.Event, View: "fullSchedule2", Order: latestFirst, Cap: c(250), Answer: fullSchedule},
 	{Path: "schedule/league/{id}/{season}", Kind: record.Event, View: "schedule2", Order: api.SoonestFirst, Cap: c(3000), Answer: leagueSeason},
 
@@ -98,6 +98,6 @@ var routes = []endpoint{
 	{Path: "filter/tv/channel/{name}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvChannel)},
 	{Path: "filter/tv/channelid/{id}", Kind: record.TV, View: "full", Order: idOrder("id"), Cap: c(100), Answer: tvFrom(tvChannelID)},
 
-	{Path: "livescore/{sportOrLeague}", Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: c(100), Route: "v2/livescore", Answer: livescore},
-	{Path: "livescore/all", Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
+	{Path: "livescore/{sportOrLeague}", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: c(100), Route: "v2/livescore", Answer: livescore},
+	{Path: "livescore/all", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
 }

@@ -5,6 +5,7 @@
 package v2
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -85,7 +86,7 @@ func (a *API) Match(version string, segs []string) (api.Target, bool) {
 		return api.Target{}, false
 	}
 	if i, ok := a.match(t.Args); ok {
-		t.Row, t.Route = i, a.routes[i].Route
+		t.Row, t.Route, t.Clock = i, a.routes[i].Route, a.routes[i].Clock
 	}
 	return t, true
 }
@@ -112,7 +113,9 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 		return
 	}
 	limit := a.deps.Caps.Limit(rt.CapName(), tier)
-	ans, err := rt.Answer(a.deps.NewRequest(r.Context(), tier, rt.Kind, limit, rt.Order), in)
+	ans, err := api.Compute(r.Context(),
+		func(ctx context.Context) *api.Request { return a.deps.NewRequest(ctx, tier, rt.Kind, limit, rt.Order) },
+		func(req *api.Request) (api.Answer, error) { return rt.Answer(req, in) })
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 		return
