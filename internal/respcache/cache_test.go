@@ -103,13 +103,13 @@ func TestCacheKeepsAnswersUntilTheirDeclaredInstant(t *testing.T) {
 // An answer that declared it stands while the data does not change, and one that never read
 // the clock, are not recomputed as time passes.
 func TestCacheKeepsClockFreeAnswers(t *testing.T) {
-	c, m, get, steady := watchedCache(func(ctx context.Context) { clock.Until(ctx, time.Time{}) })
+	_, m, get, steady := watchedCache(func(ctx context.Context) { clock.Until(ctx, time.Time{}) })
 	get()
 	m.Advance(30 * 24 * time.Hour)
 	if got := get(); got != `{"events":"answer 1"}` || steady.Load() != 1 {
 		t.Fatalf("declared steady, a month later: %s (computed %d times)", got, steady.Load())
 	}
-	c = newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
+	c := newResponseCache(func(context.Context) (int64, error) { return 1, nil }, defaultCacheBytes, nil)
 	c.now = m.Now
 	var computed atomic.Int64
 	tg, _ := parseTarget("/api/v1/json/k/lookupteam.php")

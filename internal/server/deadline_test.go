@@ -7,37 +7,32 @@ import (
 	"time"
 )
 
-// Without a waiter, the deadline still shows in Err; with one, Done closes at the deadline.
+// Without a waiter, the deadline still shows in Err; with one, Done closes at the deadline,
+// not before. No margins of time: a deadline an hour away has not passed, one already past
+// has.
 func TestLazyDeadline(t *testing.T) {
-	c := withLazyDeadline(context.Background(), 20*time.Millisecond)
-	if d, ok := c.Deadline(); !ok || time.Until(d) > 20*time.Millisecond {
+	c := withLazyDeadline(context.Background(), time.Hour)
+	if d, ok := c.Deadline(); !ok || time.Until(d) > time.Hour {
 		t.Fatalf("Deadline = %v %v", d, ok)
 	}
 	if c.Err() != nil || c.real.Load() != nil {
 		t.Fatalf("before the deadline: Err %v, timer made %v", c.Err(), c.real.Load() != nil)
 	}
-	time.Sleep(25 * time.Millisecond)
+	c.stop()
+
+	c = withLazyDeadline(context.Background(), -time.Nanosecond)
 	if !errors.Is(c.Err(), context.DeadlineExceeded) || c.real.Load() != nil {
 		t.Fatalf("past the deadline, nobody waiting: Err %v, timer made %v", c.Err(), c.real.Load() != nil)
 	}
-	select {
-	case <-c.Done():
-	case <-time.After(time.Second):
-		t.Fatal("Done asked for past the deadline did not close")
-	}
+	<-c.Done() // asked for past the deadline, it closes (the test's timeout catches a hang)
 	c.stop()
 
 	c = withLazyDeadline(context.Background(), 30*time.Millisecond)
 	child, cancel := context.WithCancel(c) // a derived context waits on it
 	defer cancel()
-	start := time.Now()
-	select {
-	case <-child.Done():
-	case <-time.After(2 * time.Second):
-		t.Fatal("a derived context was not cancelled at the deadline")
-	}
-	if waited := time.Since(start); waited < 25*time.Millisecond {
-		t.Fatalf("cancelled after %v, before the deadline", waited)
+	<-child.Done()
+	if now := time.Now(); now.Before(c.deadline) {
+		t.Fatalf("cancelled %v before the deadline", c.deadline.Sub(now))
 	}
 	if !errors.Is(child.Err(), context.DeadlineExceeded) || !errors.Is(c.Err(), context.DeadlineExceeded) {
 		t.Fatalf("Err: child %v, ctx %v", child.Err(), c.Err())
@@ -62,11 +57,7 @@ func TestLazyDeadlineFollowsItsParent(t *testing.T) {
 		if !errors.Is(c.Err(), context.Canceled) {
 			t.Fatalf("waiting=%v: Err after the request was cancelled: %v", waiting, c.Err())
 		}
-		select {
-		case <-c.Done():
-		case <-time.After(time.Second):
-			t.Fatalf("waiting=%v: Done not closed after the request was cancelled", waiting)
-		}
+		<-c.Done() // closed once the request is cancelled (the test's timeout catches a hang)
 		c.stop()
 	}
 }
