@@ -47,7 +47,7 @@ func (k *keepAlive) read() (*http.Response, string, error) {
 }
 
 // On SIGTERM (the context's end) the server drains: a request sent on an idle keep-alive
-// connection at that instant, or a moment after, gets its whole answer, with Connection:
+// connection once the drain has begun gets its whole answer, with Connection:
 // close; /readyz says 503 at once; after the drain period the server stops by itself.
 func TestServeUntilDrainsBeforeShuttingDown(t *testing.T) {
 	const path = "/api/v1/json/123/all_sports.php"
