@@ -70,16 +70,9 @@ var Postgres = Dialect{
 		return col + " LIKE " + b.Arg(EscapeLike(v)+"%") + ` ESCAPE '\'`
 	},
 	Time: func(t time.Time) any { return t.UTC() },
-	Trigram: func(k *record.Kind, col string) bool {
-		return slices.Contains(postgresTrigram[k.Name], col)
-	},
-}
-
-// postgresTrigram are the columns with a pg_trgm GIN index (postgres migration 0001).
-var postgresTrigram = map[string][]string{
-	"sport": {"n_strsport"}, "country": {"n_name_en"}, "league": {"n_strleague", "l_strleaguealternate"},
-	"venue": {"n_strvenue", "l_strvenuealternate"}, "team": {"n_strteam", "l_strteamalternate"},
-	"player": {"n_strplayer"}, "tv": {"n_strchannel"},
+	// The searched columns have pg_trgm GIN indexes (postgres migration 0001); those of the
+	// small sport and country tables too, which a scan answers as fast.
+	Trigram: func(k *record.Kind, col string) bool { return slices.Contains(k.Searched, col) },
 }
 
 // Builder collects the text and arguments of one statement.
