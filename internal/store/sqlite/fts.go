@@ -266,7 +266,7 @@ const optimizeAfter = 5000
 // segment for each trigram of the needle: merged, a lookup costs a third to a sixth as much.
 // A few rows at a time do not need it (the index merges its smallest segments as it goes).
 func (t *tx) optimizeFTS(ctx context.Context) error {
-	for k, n := range t.written {
+	for k, n := range t.Written {
 		if n < optimizeAfter || ftsColumns[k] == nil {
 			continue
 		}

@@ -38,32 +38,16 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		sqlTx.Rollback()
 		return fmt.Errorf("sqlite: write: %w", mapErr(err))
 	}
-	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{},
-		fresh: sqlstore.NewFresh(), written: map[*record.Kind]int{}, changes: sqlstore.NewChangeSet()}
-	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
+	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{}}
+	t.Tx = sqlstore.NewTx(sqlstore.TxConfig{Name: "sqlite", Dialect: sqlstore.SQLite, Q: txQuerier{t},
+		Classify: classify, BatchSize: batchSize, Backend: t})
 	defer sqlTx.Rollback()
-	defer t.pipe.Stop()
-	defer t.Close()
+	defer t.End()
 	if err := fn(t); err != nil {
 		return err
 	}
-	if err := t.flush(ctx); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.sync(); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.optimizeFTS(ctx); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.analyze(ctx); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.recordChanges(ctx, s.feed); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
-		return fmt.Errorf("sqlite: write: data version: %w", mapErr(err))
+	if err := t.Commit(ctx, s.feed); err != nil {
+		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: write: commit: %w", mapErr(err))
@@ -71,20 +55,56 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches, on a
-// goroutine of their own (see pipe), with statements prepared once per transaction.
+var _ store.DeleteTx = (*tx)(nil)
+
+// tx is the shared write transaction (sqlstore.Tx) with what SQLite adds: rows inserted
+// many to a statement, statements prepared once per transaction, the trigram indexes merged
+// after a large write, and the change rows of an import inserted a few statements at a time.
 type tx struct {
-	*sqlstore.Buffer
+	*sqlstore.Tx
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
-	fresh *sqlstore.Fresh
-	pipe  sqlstore.Pipe
 	// inserts are the insert goroutine's statements; stmts are the others.
 	inserts map[insertKey]*sql.Stmt
-	// written counts the rows written per kind (see optimizeFTS and analyze).
-	written map[*record.Kind]int
-	// changes are the records this transaction changed, for the change feed (changes.go).
-	changes *sqlstore.ChangeSet
+}
+
+// FoundEmpty: SQLite keeps the indexes of a table it fills (see the postgres package's
+// deferral).
+func (t *tx) FoundEmpty(*record.Kind) {}
+
+// Finish merges the trigram indexes and refreshes the planner statistics.
+func (t *tx) Finish(ctx context.Context) error {
+	if err := t.optimizeFTS(ctx); err != nil {
+		return err
+	}
+	return t.analyze(ctx)
+}
+
+// txQuerier runs the shared transaction's statements prepared once per transaction.
+type txQuerier struct{ t *tx }
+
+func (q txQuerier) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	st, err := q.t.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlstore.StdRows(rows), nil
+}
+
+func (q txQuerier) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	st, err := q.t.stmt(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // analyze refreshes the planner statistics (sqlite_stat1) of the tables the transaction
@@ -94,7 +114,7 @@ type tx struct {
 // full-scale dataset takes about 2 s to analyze. The samples ANALYZE also keeps are dropped
 // (dropSamples).
 func (t *tx) analyze(ctx context.Context) error {
-	for k, n := range t.written {
+	for k, n := range t.Written {
 		if n < sqlstore.AnalyzeAfter {
 			continue
 		}
@@ -132,25 +152,6 @@ type execQuerier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// DeleteAll removes every record of a kind, buffered ones included.
-func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
-	if k == nil {
-		return fmt.Errorf("sqlite: delete all: %w: no kind", store.ErrBadQuery)
-	}
-	t.Batch.Drop(k)
-	if err := t.sync(); err != nil {
-		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
-	}
-	if err := t.noteDeletes(ctx, k); err != nil {
-		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
-	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
-		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, mapErr(err))
-	}
-	t.fresh.Emptied(k)
-	return nil
-}
-
 func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return prepared(ctx, t.tx, t.stmts, query, func() string { return query })
 }
@@ -170,38 +171,14 @@ func prepared[K comparable](ctx context.Context, tx *sql.Tx, m map[K]*sql.Stmt, 
 	return st, nil
 }
 
-// flush hands every buffered record to the insert goroutine (see pipe).
-func (t *tx) flush(ctx context.Context) error {
-	for _, kb := range t.Batch.Take() {
-		if err := t.look(ctx, kb.Kind); err != nil {
-			return err
-		}
-		stored, err := t.storedDocs(ctx, kb.Kind, t.fresh.MayExist(kb.Kind, kb.MergeIDs()))
-		if err != nil {
-			return err
-		}
-		rows, err := kb.Rows(stored)
-		if err != nil {
-			return err
-		}
-		t.changes.Wrote(kb.Kind, rows)
-		t.fresh.Wrote(kb.Kind, rows)
-		t.written[kb.Kind] += len(rows)
-		if err := t.send(ctx, kb.Kind, rows); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// storedDocs reads the stored docs of ids, idsPerRead at a time. The last group is padded
+// StoredDocs reads the stored docs of ids, idsPerRead at a time. The last group is padded
 // with a repeated id, so one prepared statement serves every group.
-func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
+func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
 	stored := map[string]string{}
 	if len(ids) == 0 {
 		return stored, nil
 	}
-	if err := t.sync(); err != nil {
+	if err := t.Pipe.Sync(); err != nil {
 		return nil, err
 	}
 	st, err := t.stmt(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id IN (`+sqlstore.Params(sqlstore.SQLite, 1, idsPerRead)+`)`)
