@@ -207,28 +207,11 @@ func (t *tx) insert(ctx context.Context, k *record.Kind, rows []sqlstore.Row) er
 }
 
 // StoredDocs reads the stored docs of ids in one query.
-func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
-	stored := map[string]string{}
-	if len(ids) == 0 {
-		return stored, nil
-	}
-	if err := t.Pipe.Sync(); err != nil {
-		return nil, err
-	}
+func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string, docs map[string]string) error {
 	rows, err := t.tx.Query(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id = ANY($1)`, ids)
 	if err != nil {
-		return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
+		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id, doc string
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
-		}
-		stored[id] = doc
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
-	}
-	return stored, nil
+	return sqlstore.ReadDocs(rows, docs)
 }

@@ -173,44 +173,30 @@ func prepared[K comparable](ctx context.Context, tx *sql.Tx, m map[K]*sql.Stmt, 
 
 // StoredDocs reads the stored docs of ids, idsPerRead at a time. The last group is padded
 // with a repeated id, so one prepared statement serves every group.
-func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
-	stored := map[string]string{}
-	if len(ids) == 0 {
-		return stored, nil
-	}
-	if err := t.Pipe.Sync(); err != nil {
-		return nil, err
-	}
+func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string, docs map[string]string) error {
 	st, err := t.stmt(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id IN (`+sqlstore.Params(sqlstore.SQLite, 1, idsPerRead)+`)`)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	args := make([]any, idsPerRead)
 	for start := 0; start < len(ids); start += idsPerRead {
 		for i := range args {
 			args[i] = ids[min(start+i, len(ids)-1)]
 		}
-		if err := readDocs(ctx, st, args, stored); err != nil {
-			return nil, fmt.Errorf("read stored %s: %w", k.Name, err)
+		if err := readDocs(ctx, st, args, docs); err != nil {
+			return err
 		}
 	}
-	return stored, nil
+	return nil
 }
 
-func readDocs(ctx context.Context, st *sql.Stmt, args []any, into map[string]string) error {
+func readDocs(ctx context.Context, st *sql.Stmt, args []any, docs map[string]string) error {
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
-		return mapErr(err)
+		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id, doc string
-		if err := rows.Scan(&id, &doc); err != nil {
-			return mapErr(err)
-		}
-		into[id] = doc
-	}
-	return mapErr(rows.Err())
+	return sqlstore.ReadDocs(rows, docs)
 }
 
 // insert writes rows (see insertJob), rowsPerInsert to a statement and the rest in

@@ -383,14 +383,7 @@ func CollectChanges(rows ResultRows) ([]store.Change, error) {
 
 // NoteDeletes reads the rows of DeleteDocsSQL into the change set.
 func (c *ChangeSet) NoteDeletes(k *record.Kind, rows ResultRows) error {
-	for rows.Next() {
-		var id, doc string
-		if err := rows.Scan(&id, &doc); err != nil {
-			return err
-		}
-		c.Deleted(k, id, doc)
-	}
-	return rows.Err()
+	return eachDoc(rows, func(id, doc string) { c.Deleted(k, id, doc) })
 }
 
 // ReadChanges reads the change feed (see store.Feed) in q, a read transaction of either

@@ -29,8 +29,9 @@ type Tx struct {
 
 // TxBackend is what a backend adds to the shared transaction.
 type TxBackend interface {
-	// StoredDocs reads the stored docs of ids, of a kind's table.
-	StoredDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error)
+	// StoredDocs reads the stored docs of ids (some) of a kind's table into docs (see
+	// ReadDocs), once the queued writes are done.
+	StoredDocs(ctx context.Context, k *record.Kind, ids []string, docs map[string]string) error
 	// Send queues the writing of rows, which Batch.Rows returned, on Tx.Pipe (a bulk load or
 	// an insert), and notes them in Tx.Fresh.
 	Send(ctx context.Context, k *record.Kind, rows []Row) error
@@ -114,7 +115,7 @@ func (t *Tx) flush(ctx context.Context) error {
 		if err := t.look(ctx, kb.Kind); err != nil {
 			return err
 		}
-		stored, err := t.c.Backend.StoredDocs(ctx, kb.Kind, t.Fresh.MayExist(kb.Kind, kb.MergeIDs()))
+		stored, err := t.storedDocs(ctx, kb.Kind, t.Fresh.MayExist(kb.Kind, kb.MergeIDs()))
 		if err != nil {
 			return err
 		}
@@ -132,6 +133,37 @@ func (t *Tx) flush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+func (t *Tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
+	stored := map[string]string{}
+	if len(ids) == 0 {
+		return stored, nil
+	}
+	if err := t.Pipe.Sync(); err != nil {
+		return nil, err
+	}
+	if err := t.c.Backend.StoredDocs(ctx, k, ids, stored); err != nil {
+		return nil, fmt.Errorf("read stored %s: %w", k.Name, t.mapErr(err))
+	}
+	return stored, nil
+}
+
+// ReadDocs reads rows of id and doc into docs.
+func ReadDocs(rows ResultRows, docs map[string]string) error {
+	return eachDoc(rows, func(id, doc string) { docs[id] = doc })
+}
+
+// eachDoc calls fn with each row's id and doc.
+func eachDoc(rows ResultRows, fn func(id, doc string)) error {
+	for rows.Next() {
+		var id, doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return err
+		}
+		fn(id, doc)
+	}
+	return rows.Err()
 }
 
 // look looks at the kind's table the first time the transaction writes to it.

@@ -105,19 +105,18 @@ func testDeleteInWrite(t *testing.T, s store.Store) {
 	before := latest(t, s)
 	err := s.Write(ctx, func(tx store.Tx) error {
 		d := tx.(store.DeleteTx)
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "2", "strTeam", "Two")); err != nil {
-			return err
+		for _, step := range []func() error{
+			func() error { return tx.Upsert(ctx, rec(record.Team, "idTeam", "2", "strTeam", "Two")) },
+			func() error { return d.Delete(ctx, record.Team, "2") },
+			func() error { return d.Delete(ctx, record.Team, "1") },
+			func() error { return tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "One")) },
+			func() error { return tx.Upsert(ctx, rec(record.Team, "idTeam", "3", "strTeam", "Three")) },
+		} {
+			if err := step(); err != nil {
+				return err
+			}
 		}
-		if err := d.Delete(ctx, record.Team, "2"); err != nil {
-			return err
-		}
-		if err := d.Delete(ctx, record.Team, "1"); err != nil {
-			return err
-		}
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "One")); err != nil {
-			return err
-		}
-		return tx.Upsert(ctx, rec(record.Team, "idTeam", "3", "strTeam", "Three"))
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
