@@ -142,7 +142,7 @@ func (c *column) rowOf(off int) int32 {
 }
 
 // rowSet is a set of rows in increasing order. A needle has at most maxHits occurrences, so a
-// set is a short list where a bit per row of the kind (545,000 players at full scale) cost an
+// set is a short list where a bit per row of the kind (hundreds of thousands of players at full scale) cost an
 // allocation and a clear of the whole kind for each condition of each search.
 type rowSet []int32
 

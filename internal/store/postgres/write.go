@@ -108,8 +108,8 @@ func (t *tx) buildIndexes(ctx context.Context) error {
 // transaction, so that they commit with the rows (ANALYZE samples the transaction's own rows
 // as live). Without them, until autovacuum comes round (never, where it is off), PostgreSQL
 // took a team's events for tens of thousands of rows where there are dozens and planned each
-// such query with parallel workers: after a full-scale import, the cold list ran at 1,003
-// answers/s, and at 4,596/s once the tables were analyzed.
+// such query with parallel workers: after a large import, reads ran several times slower
+// until the tables were analyzed.
 func (t *tx) analyze(ctx context.Context) error {
 	for _, k := range t.deferral.Filled(sqlstore.AnalyzeAfter) {
 		if _, err := t.tx.Exec(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {

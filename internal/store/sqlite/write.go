@@ -110,9 +110,9 @@ func (q txQuerier) Exec(ctx context.Context, query string, args ...any) (int64, 
 // analyze refreshes the planner statistics (sqlite_stat1) of the tables the transaction
 // wrote many rows to, in the transaction. Without them SQLite guesses: it answered a
 // league's season by walking every event of the league in time order, reading the rows of
-// its other seasons too, rather than the season's rows alone and sorting them. The whole
-// full-scale dataset takes about 2 s to analyze. The samples ANALYZE also keeps are dropped
-// (dropSamples).
+// its other seasons too, rather than the season's rows alone and sorting them. Only tables
+// given many rows are analyzed, so small writes do not pay for it. The samples ANALYZE also
+// keeps are dropped (dropSamples).
 func (t *tx) analyze(ctx context.Context) error {
 	for k, n := range t.Written {
 		if n < sqlstore.AnalyzeAfter {
@@ -133,9 +133,8 @@ func (t *tx) analyze(ctx context.Context) error {
 // a prepared statement whose parameters meet an index (an id's events, a time range, a LIKE)
 // is compiled again on every run with new values. With sqlite_stat1 alone the plan depends
 // on the statement only, and each connection's prepared statements (stmts.go) run as
-// prepared: the full-scale cold workload took 268 µs of server CPU a request instead of 323
-// (docs/PERFORMANCE.md, twelfth round). The statements whose plan must not be left to the
-// averages name their index (order.go).
+// prepared, which saves compiling on every request (docs/PERFORMANCE.md). The statements
+// whose plan must not be left to the averages name their index (order.go).
 func dropSamples(ctx context.Context, db execQuerier, table string) error {
 	// The table exists once ANALYZE has run with a library built to keep samples.
 	var n int

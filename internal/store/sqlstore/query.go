@@ -265,8 +265,8 @@ func SubstringOnly(c store.Cond) bool {
 // trigram indexes with their seq and sort columns only, sorted and cut, then the docs of
 // those kept, in that order. Left to itself, PostgreSQL's planner walks the sort column's
 // btree and reads each row's heap tuple until the limit is reached, expecting the matches
-// spread evenly; a first name (5-9k of 548k players, all in one part of the alphabet)
-// then reads up to every row of the table, seconds past the read deadline.
+// spread evenly; a common first name (thousands of players, all in one part of the
+// alphabet) then reads up to every row of the table, past the read deadline.
 func (b *Builder) materialized(q store.Query) (string, []any, error) {
 	t := Table(q.Kind)
 	b.sb.WriteString("WITH m AS MATERIALIZED (SELECT seq")
