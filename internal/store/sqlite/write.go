@@ -198,7 +198,7 @@ func readDocs(ctx context.Context, st *sql.Stmt, args []any, docs map[string]str
 	return sqlstore.ReadDocs(rows, docs)
 }
 
-// insert writes rows (see insertJob), rowsPerInsert to a statement and the rest in
+// insert writes rows (boxed by Send), rowsPerInsert to a statement and the rest in
 // statements of halving sizes (a few prepared statements per kind); a replaced or merged
 // record keeps its place in insertion order.
 func (t *tx) insert(ctx context.Context, k *record.Kind, args []any) error {
