@@ -56,6 +56,8 @@ var commands = []*command{
 	{name: "export", args: "DIR", minArgs: 1, maxArgs: 1, db: needsDB, run: exportCmd,
 		summary: "Write the whole database into DIR in the import format (one NDJSON file per kind)."},
 	{name: "gen", db: createsDB, run: genCmd, summary: "Fill the database with a deterministic synthetic dataset."},
+	{name: "delete", args: "KIND ID...", minArgs: 2, maxArgs: -1, db: needsDB, run: deleteCmd,
+		summary: "Delete records of one kind by id, in one write: an unknown kind or a missing id deletes nothing."},
 	{name: "keys add", db: createsDB, run: keysAddCmd, summary: "Create an API key and print it alone on standard output."},
 	{name: "keys list", db: needsDB, run: keysListCmd, summary: "List the API keys (by the start of their hash; keys are stored hashed)."},
 	{name: "keys revoke", args: "KEY", minArgs: 1, maxArgs: 1, db: needsDB, run: keysRevokeCmd, summary: "Revoke an API key."},

@@ -98,7 +98,7 @@ func (o *Option) Bool() bool { return o.Arg == "" && o.Name != "" }
 
 // The commands that take an option.
 var (
-	dbCommands = []string{"serve", "import", "export", "gen", "keys add", "keys list", "keys revoke", "migrate", "mirror"}
+	dbCommands = []string{"serve", "import", "export", "gen", "delete", "keys add", "keys list", "keys revoke", "migrate", "mirror"}
 	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke", "mirror"}
 	serveOnly  = []string{"serve"}
 	mirrorOnly = []string{"mirror"}
@@ -145,7 +145,7 @@ var Options = []Option{
 	{Name: "drain", Env: "SPORTSDB_DRAIN", Default: "0s", Arg: "DURATION", Help: "on SIGTERM, keep answering this long (readyz 503, Connection: close) before stopping, for a load balancer to notice",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Drain, err = duration(v); return err }},
 	{Name: "change-retention", Env: "SPORTSDB_CHANGE_RETENTION", Default: "168h", Arg: "DURATION", Help: "how long the change feed keeps changes; an older cursor is answered 410",
-		Commands: []string{"serve", "import", "gen"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
+		Commands: []string{"serve", "import", "gen", "delete"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",

@@ -49,6 +49,11 @@ type Kind struct {
 	Indexed []Index
 	// Views are the named field lists endpoints answer with; "full" is always Fields.
 	Views map[string]*View
+	// Searched are the storage columns (Index.Column) of the names searched inside
+	// (Contains, ListContains, ListHas) that the stores index for it: SQLite's trigram tables
+	// and narrow search indexes, PostgreSQL's trigram indexes, the in-memory name index. A
+	// search inside any other column scans.
+	Searched []string
 
 	pos map[string]int
 	// idPos are the positions of the id fields CheckIDs checks.

@@ -179,3 +179,21 @@ func ByName(n string) (*Kind, bool) {
 	}
 	return nil, false
 }
+
+func init() {
+	searched(Team, name("strTeam"), list("strTeamAlternate"))
+	searched(Player, name("strPlayer"))
+	searched(Venue, name("strVenue"), list("strVenueAlternate"))
+	searched(League, name("strLeague"), list("strLeagueAlternate"))
+	searched(TV, name("strChannel"))
+}
+
+// searched sets the kind's Searched columns; each must be one of its indexes.
+func searched(k *Kind, ixs ...Index) {
+	for _, ix := range ixs {
+		if _, ok := k.IndexOf(ix.Field, ix.Norm); !ok {
+			panic("record: searched field " + ix.Field + " not indexed in " + k.Name)
+		}
+		k.Searched = append(k.Searched, ix.Column())
+	}
+}

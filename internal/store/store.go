@@ -139,6 +139,16 @@ type Tx interface {
 	DeleteAll(ctx context.Context, k *record.Kind) error
 }
 
+// DeleteTx deletes single records inside Write. Both stores' Tx are one; the records API
+// type-asserts it, as the mirror does FrontierTx.
+type DeleteTx interface {
+	// Delete removes the record of kind k with that id (a write of it earlier in the same
+	// transaction included) and everything the store derives from it, and appends a delete
+	// to the change feed. With no such record it returns ErrNotFound and changes nothing;
+	// the transaction goes on, and is rolled back only if fn returns the error.
+	Delete(ctx context.Context, k *record.Kind, id string) error
+}
+
 // Tier of an API key.
 type Tier string
 

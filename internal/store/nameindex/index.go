@@ -15,14 +15,18 @@ import (
 	"sportsdb/internal/store"
 )
 
-// Columns are the index columns held in memory for each kind: the searched names, as the
-// SQLite store's trigram indexes hold them.
-var Columns = map[*record.Kind][]string{
-	record.Team:   {"n_strteam", "l_strteamalternate"},
-	record.Player: {"n_strplayer"},
-	record.Venue:  {"n_strvenue", "l_strvenuealternate"},
-	record.League: {"n_strleague", "l_strleaguealternate"},
-	record.TV:     {"n_strchannel"},
+// Columns are the index columns held in memory for each kind: its searched names
+// (record.Kind.Searched), which the SQLite store's trigram indexes hold too.
+var Columns = searchedColumns()
+
+func searchedColumns() map[*record.Kind][]string {
+	m := map[*record.Kind][]string{}
+	for _, k := range record.Kinds {
+		if len(k.Searched) > 0 {
+			m[k] = k.Searched
+		}
+	}
+	return m
 }
 
 // maxHits bounds the occurrences of a needle the index collects: a needle more frequent
@@ -138,7 +142,7 @@ func (c *column) rowOf(off int) int32 {
 }
 
 // rowSet is a set of rows in increasing order. A needle has at most maxHits occurrences, so a
-// set is a short list where a bit per row of the kind (545,000 players at full scale) cost an
+// set is a short list where a bit per row of the kind (hundreds of thousands of players at full scale) cost an
 // allocation and a clear of the whole kind for each condition of each search.
 type rowSet []int32
 

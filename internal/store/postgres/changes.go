@@ -47,60 +47,35 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 	return out, next, nil
 }
 
-// noteDeletes tells the change set which records DeleteAll is about to remove.
-func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
-	return mapErr(t.changes.NoteDeletesIn(ctx, querier{t.tx}, k))
-}
-
-// recordChanges appends the transaction's changes to the feed, prunes what retention no
-// longer keeps and notifies the listeners. The EXCLUSIVE lock (reads go on) is held to the
-// commit, so writers draw cursors one after the other in commit order: a reader never sees
-// a cursor while a smaller one is still to commit.
-func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
-	list, bulk := t.changes.List(), t.changes.Bulk()
-	if len(list) == 0 && len(bulk) == 0 {
-		return nil
+// InsertChanges appends changes to the feed and notifies the listeners at the commit. The
+// EXCLUSIVE lock (reads go on) is held to the commit, so writers draw cursors one after the
+// other in commit order: a reader never sees a cursor while a smaller one is still to commit.
+func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
+	if err := t.Pipe.Sync(); err != nil {
+		return err
 	}
 	if _, err := t.tx.Exec(ctx, `LOCK TABLE changes IN EXCLUSIVE MODE`); err != nil {
-		return fmt.Errorf("record changes: %w", mapErr(err))
+		return mapErr(err)
 	}
-	kinds, ids, ops := make([]string, len(list)), make([]string, len(list)), make([]string, len(list))
-	keys := make([]*string, len(list)) // nil: NULL, a change that is not bounded
-	for i, c := range list {
-		kinds[i], ids[i], ops[i] = c.Kind.Name, c.ID, c.Op
-		if c.Keys != "" {
-			keys[i] = &list[i].Keys
+	if len(list) > 0 {
+		kinds, ids, ops := make([]string, len(list)), make([]string, len(list)), make([]string, len(list))
+		keys := make([]*string, len(list)) // nil: NULL, a change that is not bounded
+		for i, c := range list {
+			kinds[i], ids[i], ops[i] = c.Kind.Name, c.ID, c.Op
+			if c.Keys != "" {
+				keys[i] = &list[i].Keys
+			}
 		}
-	}
-	now := o.Now().UTC()
-	at := now.Format(sqlstore.ChangeTime)
-	// WITH ORDINALITY keeps the order of the list in the order cursors are drawn.
-	_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time, keys)
+		// WITH ORDINALITY keeps the order of the list in the order cursors are drawn.
+		_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time, keys)
 		SELECT k, i, o, $4, ks FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS u(k, i, o, ks, n) ORDER BY n`,
-		kinds, ids, ops, at, keys)
-	if err != nil {
-		return fmt.Errorf("record changes: %w", mapErr(err))
-	}
-	for _, k := range bulk {
-		if _, err := t.tx.Exec(ctx, sqlstore.BulkChangesSQL(sqlstore.Postgres, k), k.Name, store.OpUpsert, at); err != nil {
-			return fmt.Errorf("record changes of %s: %w", k.Name, mapErr(err))
-		}
-	}
-	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
-	var upto int64
-	if err := t.tx.QueryRow(ctx, sqlstore.PruneCutoffSQL+`$1`, cutoff).Scan(&upto); err != nil {
-		return fmt.Errorf("prune changes: %w", mapErr(err))
-	}
-	if upto > 0 {
-		if _, err := t.tx.Exec(ctx, `DELETE FROM changes WHERE seq <= $1`, upto); err != nil {
-			return fmt.Errorf("prune changes: %w", mapErr(err))
-		}
-		if _, err := t.tx.Exec(ctx, `UPDATE meta SET value = $1 WHERE name = 'changes_pruned' AND value < $1`, upto); err != nil {
-			return fmt.Errorf("prune changes: %w", mapErr(err))
+			kinds, ids, ops, at, keys)
+		if err != nil {
+			return mapErr(err)
 		}
 	}
 	if _, err := t.tx.Exec(ctx, `SELECT pg_notify($1 || current_schema(), '')`, notifyChannel); err != nil {
-		return fmt.Errorf("notify changes: %w", mapErr(err))
+		return fmt.Errorf("notify: %w", mapErr(err))
 	}
 	return nil
 }

@@ -10,8 +10,7 @@ import "sportsdb/internal/record"
 // more than they spare.
 //
 // SQLite does not do this: its large write cache holds the indexes while they are kept up,
-// and deferring them made no difference its import could show (a full-scale import took
-// 99.8 and 103.1 s with it, 107.7 and 98.6 s without).
+// and deferring them made no difference its import could show beyond noise.
 const deferIndexesAfter = 10_000
 
 // deferral follows, for one write transaction, the rows written into each table and the

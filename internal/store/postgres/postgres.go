@@ -99,8 +99,8 @@ func poolConfig(dsn string) (*pgxpool.Config, error) {
 // values (plan_cache_mode = force_generic_plan), unless the address sets plan_cache_mode
 // itself. By default PostgreSQL plans a statement again for its values at every run while
 // it prices such a plan below the generic one, as it does for most of the store's reads (a
-// range of times, an id's events in order with a limit): on the cold workload at full scale
-// that planning cost 6-7% of the answers' throughput. The store's statements read through
+// range of times, an id's events in order with a limit), and that planning cost a
+// measurable share of the answers' throughput. The store's statements read through
 // indexes whatever their values, so one plan serves them all.
 // plan_cache_mode came with PostgreSQL 12; an older server keeps its own way.
 func genericPlans(ctx context.Context, c *pgx.Conn) error {

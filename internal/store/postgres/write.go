@@ -24,30 +24,15 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{tx: pgTx, fresh: sqlstore.NewFresh(), changes: sqlstore.NewChangeSet(), deferral: newDeferral()}
-	t.Buffer = sqlstore.NewBuffer("postgres", batchSize, t.flush)
-	defer t.pipe.Stop()
-	defer t.Close()
+	t := &tx{tx: pgTx, deferral: newDeferral()}
+	t.Tx = sqlstore.NewTx(sqlstore.TxConfig{Name: "postgres", Dialect: sqlstore.Postgres, Q: querier{pgTx},
+		Classify: classify, BatchSize: batchSize, Backend: t})
+	defer t.End()
 	if err := fn(t); err != nil {
 		return err
 	}
-	if err := t.flush(ctx); err != nil {
-		return fmt.Errorf("postgres: write: %w", err)
-	}
-	if err := t.pipe.Sync(); err != nil {
-		return fmt.Errorf("postgres: write: %w", err)
-	}
-	if err := t.buildIndexes(ctx); err != nil {
-		return fmt.Errorf("postgres: write: %w", err)
-	}
-	if err := t.analyze(ctx); err != nil {
-		return fmt.Errorf("postgres: write: %w", err)
-	}
-	if err := t.recordChanges(ctx, s.feed); err != nil {
-		return fmt.Errorf("postgres: write: %w", err)
-	}
-	if _, err := pgTx.Exec(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
-		return fmt.Errorf("postgres: write: data version: %w", mapErr(err))
+	if err := t.Commit(ctx, s.feed); err != nil {
+		return err
 	}
 	if err := pgTx.Commit(ctx); err != nil {
 		return fmt.Errorf("postgres: write: commit: %w", mapErr(err))
@@ -55,18 +40,29 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches, on a
-// goroutine of their own (pipe): every other statement waits for the queued writes first.
+var _ store.DeleteTx = (*tx)(nil)
+
+// tx is the shared write transaction (sqlstore.Tx) with what PostgreSQL adds: new rows
+// written by COPY, secondary indexes of a table being filled built after its rows, and the
+// change feed's lock and notification. Statements wait for the queued writes (Pipe.Sync):
+// a pgx connection runs one at a time.
 type tx struct {
-	*sqlstore.Buffer
-	tx    pgx.Tx
-	pipe  sqlstore.Pipe
-	fresh *sqlstore.Fresh
-	// changes are the records this transaction changed, for the change feed (changes.go).
-	changes *sqlstore.ChangeSet
+	*sqlstore.Tx
+	tx pgx.Tx
 	// deferral counts the rows written into each kind's table and keeps the indexes this
 	// transaction dropped to build after the rows (see deferIndexes and analyze).
 	deferral *deferral
+}
+
+// FoundEmpty notes a table the transaction fills (see deferral).
+func (t *tx) FoundEmpty(k *record.Kind) { t.deferral.FoundEmpty(k) }
+
+// Finish builds the indexes deferIndexes dropped and refreshes the planner statistics.
+func (t *tx) Finish(ctx context.Context) error {
+	if err := t.buildIndexes(ctx); err != nil {
+		return err
+	}
+	return t.analyze(ctx)
 }
 
 // deferIndexes drops the secondary indexes of a table the transaction found empty and is
@@ -75,7 +71,7 @@ type tx struct {
 // transactional, so a write that fails leaves the indexes as they were; until the commit,
 // the table is locked against other readers, who would have found it empty.
 func (t *tx) deferIndexes(ctx context.Context, k *record.Kind) error {
-	if err := t.pipe.Sync(); err != nil {
+	if err := t.Pipe.Sync(); err != nil {
 		return err
 	}
 	// An index's regclass text is its name, quoted and qualified as the search path needs.
@@ -112,8 +108,8 @@ func (t *tx) buildIndexes(ctx context.Context) error {
 // transaction, so that they commit with the rows (ANALYZE samples the transaction's own rows
 // as live). Without them, until autovacuum comes round (never, where it is off), PostgreSQL
 // took a team's events for tens of thousands of rows where there are dozens and planned each
-// such query with parallel workers: after a full-scale import, the cold list ran at 1,003
-// answers/s, and at 4,596/s once the tables were analyzed.
+// such query with parallel workers: after a large import, reads ran several times slower
+// until the tables were analyzed.
 func (t *tx) analyze(ctx context.Context) error {
 	for _, k := range t.deferral.Filled(sqlstore.AnalyzeAfter) {
 		if _, err := t.tx.Exec(ctx, `ANALYZE `+sqlstore.Table(k)); err != nil {
@@ -123,55 +119,16 @@ func (t *tx) analyze(ctx context.Context) error {
 	return nil
 }
 
-// DeleteAll removes every record of a kind, buffered ones included.
-func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
-	if k == nil {
-		return fmt.Errorf("postgres: delete all: %w: no kind", store.ErrBadQuery)
-	}
-	t.Batch.Drop(k)
-	if err := t.pipe.Sync(); err != nil {
-		return fmt.Errorf("postgres: delete all %s: %w", k.Name, err)
-	}
-	if err := t.noteDeletes(ctx, k); err != nil {
-		return fmt.Errorf("postgres: delete all %s: %w", k.Name, err)
-	}
-	if _, err := t.tx.Exec(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
-		return fmt.Errorf("postgres: delete all %s: %w", k.Name, mapErr(err))
-	}
-	t.fresh.Emptied(k)
-	return nil
-}
-
-// flush writes every buffered record: per kind, one read of the stored docs (none in a
-// table the transaction found empty, for ids it did not write), then the rows (see write).
-func (t *tx) flush(ctx context.Context) error {
-	for _, kb := range t.Batch.Take() {
-		if err := t.look(ctx, kb.Kind); err != nil {
-			return err
-		}
-		stored, err := t.storedDocs(ctx, kb.Kind, t.fresh.MayExist(kb.Kind, kb.MergeIDs()))
-		if err != nil {
-			return err
-		}
-		rows, err := kb.Rows(stored)
-		if err != nil {
-			return err
-		}
-		t.changes.Wrote(kb.Kind, rows)
-		if len(rows) == 0 {
-			continue
-		}
-		if t.deferral.Wrote(kb.Kind, len(rows)) {
-			if err := t.deferIndexes(ctx, kb.Kind); err != nil {
-				return err
-			}
-		}
-		write := t.write(kb.Kind, rows)
-		if err := t.pipe.Send(func() error { return write(ctx) }); err != nil {
+// Send queues the writing of rows on the pipe, after dropping the secondary indexes of a
+// table the transaction fills (deferIndexes).
+func (t *tx) Send(ctx context.Context, k *record.Kind, rows []sqlstore.Row) error {
+	if t.deferral.Wrote(k, len(rows)) {
+		if err := t.deferIndexes(ctx, k); err != nil {
 			return err
 		}
 	}
-	return nil
+	write := t.write(k, rows)
+	return t.Pipe.Send(func() error { return write(ctx) })
 }
 
 // write returns the writing of rows in their order, for the pipe: each stretch of new
@@ -184,13 +141,13 @@ func (t *tx) write(k *record.Kind, rows []sqlstore.Row) func(context.Context) er
 	}
 	var stretches []stretch
 	for len(rows) > 0 {
-		isNew := t.fresh.New(k, rows[0].ID)
+		isNew := t.Fresh.New(k, rows[0].ID)
 		n := 1
-		for n < len(rows) && t.fresh.New(k, rows[n].ID) == isNew {
+		for n < len(rows) && t.Fresh.New(k, rows[n].ID) == isNew {
 			n++
 		}
 		stretches = append(stretches, stretch{isNew, rows[:n]})
-		t.fresh.Wrote(k, rows[:n])
+		t.Fresh.Wrote(k, rows[:n])
 		rows = rows[n:]
 	}
 	return func(ctx context.Context) error {
@@ -205,26 +162,6 @@ func (t *tx) write(k *record.Kind, rows []sqlstore.Row) func(context.Context) er
 		}
 		return nil
 	}
-}
-
-// look looks at the kind's table the first time the transaction writes to it.
-func (t *tx) look(ctx context.Context, k *record.Kind) error {
-	if t.fresh.Known(k) {
-		return nil
-	}
-	if err := t.pipe.Sync(); err != nil {
-		return err
-	}
-	var found bool
-	if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+sqlstore.Table(k)+`)`).Scan(&found); err != nil {
-		return fmt.Errorf("is %s empty: %w", k.Name, mapErr(err))
-	}
-	t.fresh.Found(k, found)
-	if !found {
-		t.changes.FoundEmpty(k)
-		t.deferral.FoundEmpty(k)
-	}
-	return nil
 }
 
 // copyRows writes rows of records that cannot be stored yet with COPY.
@@ -269,29 +206,12 @@ func (t *tx) insert(ctx context.Context, k *record.Kind, rows []sqlstore.Row) er
 	return nil
 }
 
-// storedDocs reads the stored docs of ids in one query.
-func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
-	stored := map[string]string{}
-	if len(ids) == 0 {
-		return stored, nil
-	}
-	if err := t.pipe.Sync(); err != nil {
-		return nil, err
-	}
+// StoredDocs reads the stored docs of ids in one query.
+func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string, docs map[string]string) error {
 	rows, err := t.tx.Query(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id = ANY($1)`, ids)
 	if err != nil {
-		return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
+		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id, doc string
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
-		}
-		stored[id] = doc
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read stored %s: %w", k.Name, mapErr(err))
-	}
-	return stored, nil
+	return sqlstore.ReadDocs(rows, docs)
 }

@@ -45,52 +45,13 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 	return out, next, nil
 }
 
-// noteDeletes tells the change set which records DeleteAll is about to remove.
-func (t *tx) noteDeletes(ctx context.Context, k *record.Kind) error {
-	return mapErr(t.changes.NoteDeletesIn(ctx, sqlstore.Std(t.tx), k))
-}
-
-// recordChanges appends the transaction's changes to the feed and prunes what retention
-// no longer keeps. The single writer connection makes cursors follow commit order.
-func (t *tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
-	list, bulk := t.changes.List(), t.changes.Bulk()
-	if len(list) == 0 && len(bulk) == 0 {
-		return nil
-	}
-	now := o.Now().UTC()
-	at := now.Format(sqlstore.ChangeTime)
-	if err := t.insertChanges(ctx, list, at); err != nil {
-		return fmt.Errorf("record changes: %w", err)
-	}
-	for _, k := range bulk {
-		if _, err := t.tx.ExecContext(ctx, sqlstore.BulkChangesSQL(sqlstore.SQLite, k), k.Name, store.OpUpsert, at); err != nil {
-			return fmt.Errorf("record changes of %s: %w", k.Name, mapErr(err))
-		}
-	}
-	cutoff := now.Add(-o.Retention).Format(sqlstore.ChangeTime)
-	var upto int64
-	if err := t.tx.QueryRowContext(ctx, sqlstore.PruneCutoffSQL+`?`, cutoff).Scan(&upto); err != nil {
-		return fmt.Errorf("prune changes: %w", mapErr(err))
-	}
-	if upto == 0 {
-		return nil
-	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM changes WHERE seq <= ?`, upto); err != nil {
-		return fmt.Errorf("prune changes: %w", mapErr(err))
-	}
-	if _, err := t.tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE name = 'changes_pruned' AND value < ?`, upto, upto); err != nil {
-		return fmt.Errorf("prune changes: %w", mapErr(err))
-	}
-	return nil
-}
-
-// insertChanges appends changes to the feed, in their order. The ids of a stretch of changes
+// InsertChanges appends changes to the feed, in their order. The ids of a stretch of changes
 // of one kind and operation without keys go as one JSON array: an import's hundreds of
 // thousands of changes (past the keyed ones, see sqlstore.ChangeSet) then cost a few
 // statements, where binding the values of each change cost more than writing the rows.
 // Changes with keys, and ids that are not valid UTF-8 (JSON would alter them), go
 // changesPerInsert to a statement.
-func (t *tx) insertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
+func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
 	var ids []byte
 	for len(list) > 0 {
 		c := list[0]

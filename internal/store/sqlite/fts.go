@@ -16,14 +16,17 @@ import (
 	"sportsdb/internal/store/sqlstore"
 )
 
-// ftsColumns are the index columns of each kind that have a trigram index, in the table
-// <kind>_fts (migration 0002). A search inside any other column scans its table.
-var ftsColumns = map[*record.Kind][]string{
-	record.Team:   {"n_strteam", "l_strteamalternate"},
-	record.Player: {"n_strplayer"},
-	record.Venue:  {"n_strvenue", "l_strvenuealternate"},
-	record.League: {"n_strleague", "l_strleaguealternate"},
-	record.TV:     {"n_strchannel"},
+// ftsColumns are the searched columns of each kind (record.Kind.Searched), which have a
+// trigram index in the table <kind>_fts (migration 0002). A search inside any other column
+// scans its table.
+var ftsColumns = map[*record.Kind][]string{}
+
+func init() {
+	for _, k := range record.Kinds {
+		if k.Searched != nil {
+			ftsColumns[k] = k.Searched
+		}
+	}
 }
 
 // minTrigram is the shortest needle a trigram index can find: shorter ones scan.
@@ -66,9 +69,8 @@ func trigramNeedle(needle string) bool {
 // needle is frequent, it reaches the limit after a few rows. The store picks the scan when
 // the candidates exceed about sqrt(limit * rows / scanPerLookup), where the costs of the
 // two ways meet if the candidates spread evenly over the order. On the narrow index a
-// candidate costs less than a scanned row; at 548k players, the first names searched
-// (5-9k candidates each, 200 kept) cost 21 ms of CPU on average at 0.25, 23 ms at 1 and
-// 34 ms at 4, the constant before the narrow index.
+// candidate costs less than a scanned row, hence a constant below 1: searches of frequent
+// first names among a full-scale dataset's players cost least with it.
 const scanPerLookup = 0.25
 
 // ftsLookup is one needle of a query that the trigram index can look up; the statement
@@ -78,26 +80,17 @@ type ftsLookup struct {
 	col, needle string
 }
 
-// seqIndexes name, per kind with a trigram index, the index of migration 0009 that holds
-// seq and the searched columns, and those columns.
-var seqIndexes = map[*record.Kind]struct {
-	name string
-	cols []string
-}{
-	record.Team:   {"team_search", []string{"n_strteam", "l_strteamalternate"}},
-	record.Player: {"player_search", []string{"n_strplayer"}},
-	record.Venue:  {"venue_search", []string{"n_strvenue", "l_strvenuealternate"}},
-	record.League: {"league_search", []string{"n_strleague", "l_strleaguealternate"}},
-	record.TV:     {"tv_search", []string{"n_strchannel"}},
-}
+// seqIndexName names the index of migration 0009 that holds seq and the searched columns of a
+// kind with a trigram index.
+func seqIndexName(k *record.Kind) string { return k.Name + "_search" }
 
 // seqIndex is the narrow index that answers every condition and sort key of q, if any. It
 // serves only queries whose every condition narrows by substring, alone or in an OR with
 // others that do: an equality in an OR would read its own index, which the narrow index
 // would keep it from.
 func seqIndex(q store.Query) (string, bool) {
-	ix, ok := seqIndexes[q.Kind]
-	if !ok || q.Limit == 0 {
+	searched := ftsColumns[q.Kind]
+	if searched == nil || q.Limit == 0 {
 		// Without a limit every matching doc is read anyway.
 		return "", false
 	}
@@ -111,11 +104,11 @@ func seqIndex(q store.Query) (string, bool) {
 		return "", false
 	}
 	for _, c := range cols {
-		if !slices.Contains(ix.cols, c) {
+		if !slices.Contains(searched, c) {
 			return "", false
 		}
 	}
-	return ix.name, true
+	return seqIndexName(q.Kind), true
 }
 
 // selectSQL is the statement answering q, and the trigram lookups whose candidates its
@@ -272,7 +265,7 @@ const optimizeAfter = 5000
 // segment for each trigram of the needle: merged, a lookup costs a third to a sixth as much.
 // A few rows at a time do not need it (the index merges its smallest segments as it goes).
 func (t *tx) optimizeFTS(ctx context.Context) error {
-	for k, n := range t.written {
+	for k, n := range t.Written {
 		if n < optimizeAfter || ftsColumns[k] == nil {
 			continue
 		}

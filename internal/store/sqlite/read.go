@@ -71,11 +71,10 @@ func (s *Store) prepared(ctx context.Context, query string, args ...any) (sqlsto
 // that its cost is bounded by its arguments: a context that has already ended is kept, and
 // fails the read at once as before; one still running is not watched while the read runs.
 // For a context that can end, the driver starts a goroutine per statement to interrupt it,
-// and database/sql one per result to close it: with both, reading three docs by seq took
-// 38-43 µs of CPU instead of 29-33 (docs/PERFORMANCE.md, nineteenth round). Such a read ends
-// in microseconds whatever its context does. Find's queries of equalities alone (byKeys)
-// run the same way; the reads that can run long (ranges, substring searches, Count, Scan)
-// still stop with their context.
+// and database/sql one per result to close it: together they were a large share of a
+// short read's CPU (docs/PERFORMANCE.md). Such a read ends in microseconds whatever its
+// context does. Find's queries of equalities alone (byKeys) run the same way; the reads
+// that can run long (ranges, substring searches, Count, Scan) still stop with their context.
 func keyed(ctx context.Context) context.Context {
 	if ctx.Err() != nil {
 		return ctx

@@ -38,25 +38,20 @@ var pragmas = []string{
 }
 
 // Page cache sizes, in KiB. The readers get a small one: a page they miss comes from the
-// operating system's file cache, which they share. Each 4 KiB page takes an 8 KiB block of
-// the driver's allocator, so nine readers of 3 MiB held about 54 MiB; with 2 MiB a server
-// that answered the cold and mixed workloads at full scale peaked at 299 MiB instead of
-// 314-319, at the same rates (docs/PERFORMANCE.md, eleventh round). With 1 MiB the pool of
-// nine readers held 20 MiB less (a 2-CPU machine has five since serve runs two goroutines
-// per CPU: the pool is sized from GOMAXPROCS, below), which the Go runtime's limit took
-// (cmd/sportsdb, goHeadroomMB): the collector runs less often, and that saves more CPU than
-// the pages read again cost (5-10% less CPU a request on the full-scale cold, search and
-// mixed lists, thirteenth round). The writer gets a large one because an import rewrites
-// the same b-tree pages over and over, but only while it writes (see Write): between writes
-// it has a reader's.
+// operating system's file cache, which they share, and each cached page takes a block of
+// twice its size from the driver's allocator, so larger reader caches raised the server's
+// peak memory without raising its rates. The memory the small caches leave goes to the Go
+// runtime's limit (cmd/sportsdb, goHeadroomMB): the collector runs less often, which saves
+// more CPU than the pages read again cost (docs/PERFORMANCE.md). The writer gets a large
+// one because an import rewrites the same b-tree pages over and over, but only while it
+// writes (see Write): between writes it has a reader's.
 //
 // The limits are not per connection. The driver's SQLite is built with
 // SQLITE_ENABLE_MEMORY_MANAGEMENT, so all the page caches of the process are one pool
 // (pcache1's global PGroup) holding up to the sum of every connection's cache_size: a
 // connection at its own limit takes the least recently used page of the pool, often another
 // connection's, which then grows back with new pages. So the writer's cache is counted only
-// during writes: counted while idle, it let the readers hold three times the pages
-// (docs/PERFORMANCE.md, "Measured decisions in the code").
+// during writes: counted while idle, it let the readers hold many times the pages.
 const (
 	readCacheKiB  = 1 << 10
 	writeCacheKiB = 64 << 10

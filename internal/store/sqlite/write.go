@@ -38,32 +38,16 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 		sqlTx.Rollback()
 		return fmt.Errorf("sqlite: write: %w", mapErr(err))
 	}
-	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{},
-		fresh: sqlstore.NewFresh(), written: map[*record.Kind]int{}, changes: sqlstore.NewChangeSet()}
-	t.Buffer = sqlstore.NewBuffer("sqlite", batchSize, t.flush)
+	t := &tx{tx: sqlTx, stmts: map[string]*sql.Stmt{}, inserts: map[insertKey]*sql.Stmt{}}
+	t.Tx = sqlstore.NewTx(sqlstore.TxConfig{Name: "sqlite", Dialect: sqlstore.SQLite, Q: txQuerier{t},
+		Classify: classify, BatchSize: batchSize, Backend: t})
 	defer sqlTx.Rollback()
-	defer t.pipe.Stop()
-	defer t.Close()
+	defer t.End()
 	if err := fn(t); err != nil {
 		return err
 	}
-	if err := t.flush(ctx); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.sync(); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.optimizeFTS(ctx); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.analyze(ctx); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if err := t.recordChanges(ctx, s.feed); err != nil {
-		return fmt.Errorf("sqlite: write: %w", err)
-	}
-	if _, err := sqlTx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`); err != nil {
-		return fmt.Errorf("sqlite: write: data version: %w", mapErr(err))
+	if err := t.Commit(ctx, s.feed); err != nil {
+		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: write: commit: %w", mapErr(err))
@@ -71,30 +55,66 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-// tx buffers upserts and replaces (see sqlstore.Batch) and writes them in batches, on a
-// goroutine of their own (see pipe), with statements prepared once per transaction.
+var _ store.DeleteTx = (*tx)(nil)
+
+// tx is the shared write transaction (sqlstore.Tx) with what SQLite adds: rows inserted
+// many to a statement, statements prepared once per transaction, the trigram indexes merged
+// after a large write, and the change rows of an import inserted a few statements at a time.
 type tx struct {
-	*sqlstore.Buffer
+	*sqlstore.Tx
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
-	fresh *sqlstore.Fresh
-	pipe  sqlstore.Pipe
 	// inserts are the insert goroutine's statements; stmts are the others.
 	inserts map[insertKey]*sql.Stmt
-	// written counts the rows written per kind (see optimizeFTS and analyze).
-	written map[*record.Kind]int
-	// changes are the records this transaction changed, for the change feed (changes.go).
-	changes *sqlstore.ChangeSet
+}
+
+// FoundEmpty: SQLite keeps the indexes of a table it fills (see the postgres package's
+// deferral).
+func (t *tx) FoundEmpty(*record.Kind) {}
+
+// Finish merges the trigram indexes and refreshes the planner statistics.
+func (t *tx) Finish(ctx context.Context) error {
+	if err := t.optimizeFTS(ctx); err != nil {
+		return err
+	}
+	return t.analyze(ctx)
+}
+
+// txQuerier runs the shared transaction's statements prepared once per transaction.
+type txQuerier struct{ t *tx }
+
+func (q txQuerier) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	st, err := q.t.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlstore.StdRows(rows), nil
+}
+
+func (q txQuerier) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	st, err := q.t.stmt(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // analyze refreshes the planner statistics (sqlite_stat1) of the tables the transaction
 // wrote many rows to, in the transaction. Without them SQLite guesses: it answered a
 // league's season by walking every event of the league in time order, reading the rows of
-// its other seasons too, rather than the season's rows alone and sorting them. The whole
-// full-scale dataset takes about 2 s to analyze. The samples ANALYZE also keeps are dropped
-// (dropSamples).
+// its other seasons too, rather than the season's rows alone and sorting them. Only tables
+// given many rows are analyzed, so small writes do not pay for it. The samples ANALYZE also
+// keeps are dropped (dropSamples).
 func (t *tx) analyze(ctx context.Context) error {
-	for k, n := range t.written {
+	for k, n := range t.Written {
 		if n < sqlstore.AnalyzeAfter {
 			continue
 		}
@@ -113,9 +133,8 @@ func (t *tx) analyze(ctx context.Context) error {
 // a prepared statement whose parameters meet an index (an id's events, a time range, a LIKE)
 // is compiled again on every run with new values. With sqlite_stat1 alone the plan depends
 // on the statement only, and each connection's prepared statements (stmts.go) run as
-// prepared: the full-scale cold workload took 268 µs of server CPU a request instead of 323
-// (docs/PERFORMANCE.md, twelfth round). The statements whose plan must not be left to the
-// averages name their index (order.go).
+// prepared, which saves compiling on every request (docs/PERFORMANCE.md). The statements
+// whose plan must not be left to the averages name their index (order.go).
 func dropSamples(ctx context.Context, db execQuerier, table string) error {
 	// The table exists once ANALYZE has run with a library built to keep samples.
 	var n int
@@ -130,25 +149,6 @@ func dropSamples(ctx context.Context, db execQuerier, table string) error {
 type execQuerier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// DeleteAll removes every record of a kind, buffered ones included.
-func (t *tx) DeleteAll(ctx context.Context, k *record.Kind) error {
-	if k == nil {
-		return fmt.Errorf("sqlite: delete all: %w: no kind", store.ErrBadQuery)
-	}
-	t.Batch.Drop(k)
-	if err := t.sync(); err != nil {
-		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
-	}
-	if err := t.noteDeletes(ctx, k); err != nil {
-		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, err)
-	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+sqlstore.Table(k)); err != nil {
-		return fmt.Errorf("sqlite: delete all %s: %w", k.Name, mapErr(err))
-	}
-	t.fresh.Emptied(k)
-	return nil
 }
 
 func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -170,73 +170,35 @@ func prepared[K comparable](ctx context.Context, tx *sql.Tx, m map[K]*sql.Stmt, 
 	return st, nil
 }
 
-// flush hands every buffered record to the insert goroutine (see pipe).
-func (t *tx) flush(ctx context.Context) error {
-	for _, kb := range t.Batch.Take() {
-		if err := t.look(ctx, kb.Kind); err != nil {
-			return err
-		}
-		stored, err := t.storedDocs(ctx, kb.Kind, t.fresh.MayExist(kb.Kind, kb.MergeIDs()))
-		if err != nil {
-			return err
-		}
-		rows, err := kb.Rows(stored)
-		if err != nil {
-			return err
-		}
-		t.changes.Wrote(kb.Kind, rows)
-		t.fresh.Wrote(kb.Kind, rows)
-		t.written[kb.Kind] += len(rows)
-		if err := t.send(ctx, kb.Kind, rows); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// storedDocs reads the stored docs of ids, idsPerRead at a time. The last group is padded
+// StoredDocs reads the stored docs of ids, idsPerRead at a time. The last group is padded
 // with a repeated id, so one prepared statement serves every group.
-func (t *tx) storedDocs(ctx context.Context, k *record.Kind, ids []string) (map[string]string, error) {
-	stored := map[string]string{}
-	if len(ids) == 0 {
-		return stored, nil
-	}
-	if err := t.sync(); err != nil {
-		return nil, err
-	}
+func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string, docs map[string]string) error {
 	st, err := t.stmt(ctx, `SELECT id, doc FROM `+sqlstore.Table(k)+` WHERE id IN (`+sqlstore.Params(sqlstore.SQLite, 1, idsPerRead)+`)`)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	args := make([]any, idsPerRead)
 	for start := 0; start < len(ids); start += idsPerRead {
 		for i := range args {
 			args[i] = ids[min(start+i, len(ids)-1)]
 		}
-		if err := readDocs(ctx, st, args, stored); err != nil {
-			return nil, fmt.Errorf("read stored %s: %w", k.Name, err)
+		if err := readDocs(ctx, st, args, docs); err != nil {
+			return err
 		}
 	}
-	return stored, nil
+	return nil
 }
 
-func readDocs(ctx context.Context, st *sql.Stmt, args []any, into map[string]string) error {
+func readDocs(ctx context.Context, st *sql.Stmt, args []any, docs map[string]string) error {
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
-		return mapErr(err)
+		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id, doc string
-		if err := rows.Scan(&id, &doc); err != nil {
-			return mapErr(err)
-		}
-		into[id] = doc
-	}
-	return mapErr(rows.Err())
+	return sqlstore.ReadDocs(rows, docs)
 }
 
-// insert writes rows (see insertJob), rowsPerInsert to a statement and the rest in
+// insert writes rows (boxed by Send), rowsPerInsert to a statement and the rest in
 // statements of halving sizes (a few prepared statements per kind); a replaced or merged
 // record keeps its place in insertion order.
 func (t *tx) insert(ctx context.Context, k *record.Kind, args []any) error {

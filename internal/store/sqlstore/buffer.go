@@ -8,9 +8,8 @@ import (
 	"sportsdb/internal/record"
 )
 
-// Buffer is the part of a store transaction both backends share: it collects upserts and
-// replaces in a Batch and has the backend write them whenever size records are waiting.
-// A backend's transaction embeds it and adds its flush and DeleteAll.
+// Buffer is the part of the write transaction (Tx) that collects upserts and replaces in a
+// Batch and has them written whenever size records are waiting.
 type Buffer struct {
 	*Batch
 	backend string // for error messages: "sqlite", "postgres"

@@ -108,6 +108,32 @@ func (c *ChangeSet) goBulk(k *record.Kind) {
 
 // Deleted notes a stored record that DeleteAll removes, with its doc.
 func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
+	if ks := c.keySet(changeKey{k, c.noteDelete(k, id, doc)}); ks != nil {
+		ks.unknown, ks.vals = true, nil
+	}
+}
+
+// DeletedOne notes a stored record that Delete removes, with its doc. Its change keeps the
+// record's index values: the queries that selected it are the ones that meet them. In a
+// bulk kind the record was one the transaction wrote, which the commit no longer finds.
+func (c *ChangeSet) DeletedOne(k *record.Kind, id, doc string) {
+	if c.isBulk(k) {
+		return
+	}
+	ks := c.keySet(changeKey{k, c.noteDelete(k, id, doc)})
+	if ks == nil || ks.unknown {
+		return
+	}
+	vals := IndexValues(record.FromDoc(k, doc))
+	for i, ix := range k.Indexed {
+		if ix.Norm != record.List {
+			ks.add(ix.Column(), vals[i])
+		}
+	}
+}
+
+// noteDelete notes the delete of a stored record with its doc and returns the id as kept.
+func (c *ChangeSet) noteDelete(k *record.Kind, id, doc string) string {
 	d := c.deleted[k]
 	if d == nil {
 		d = map[string]uint64{}
@@ -115,9 +141,7 @@ func (c *ChangeSet) Deleted(k *record.Kind, id, doc string) {
 	}
 	id = c.set(c.kindAt(k), k, id, store.OpDelete)
 	d[id] = maphash.String(c.seed, doc)
-	if ks := c.keySet(changeKey{k, id}); ks != nil {
-		ks.unknown, ks.vals = true, nil
-	}
+	return id
 }
 
 // Wrote notes rows written: Batch.Rows returns only records that are new or changed. It
@@ -359,14 +383,7 @@ func CollectChanges(rows ResultRows) ([]store.Change, error) {
 
 // NoteDeletes reads the rows of DeleteDocsSQL into the change set.
 func (c *ChangeSet) NoteDeletes(k *record.Kind, rows ResultRows) error {
-	for rows.Next() {
-		var id, doc string
-		if err := rows.Scan(&id, &doc); err != nil {
-			return err
-		}
-		c.Deleted(k, id, doc)
-	}
-	return rows.Err()
+	return eachDoc(rows, func(id, doc string) { c.Deleted(k, id, doc) })
 }
 
 // ReadChanges reads the change feed (see store.Feed) in q, a read transaction of either

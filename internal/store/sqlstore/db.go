@@ -57,7 +57,7 @@ type DB struct {
 
 // New returns the shared part of a store.
 func New(c Config) *DB {
-	return &DB{c: c, keys: newKeySQL(c.Dialect), frontier: frontierFor(c.Dialect)}
+	return &DB{c: c, keys: newKeySQL(c.Dialect), frontier: FrontierFor(c.Dialect)}
 }
 
 // MapErr puts the store's sentinel on an error of the backend's driver (see MapErr).
@@ -202,6 +202,12 @@ func (db *DB) QueryRow(ctx context.Context, query string, args []any, dest ...an
 }
 
 func queryRow(ctx context.Context, q Querier, query string, args []any, dest ...any) error {
+	return queryRowFunc(ctx, q, query, args, func(scan func(...any) error) error { return scan(dest...) })
+}
+
+// queryRowFunc reads the one row a statement selects with scan (a row's Scan); none is
+// store.ErrNotFound.
+func queryRowFunc(ctx context.Context, q Querier, query string, args []any, scan func(func(...any) error) error) error {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return err
@@ -213,7 +219,7 @@ func queryRow(ctx context.Context, q Querier, query string, args []any, dest ...
 		}
 		return store.ErrNotFound
 	}
-	if err := rows.Scan(dest...); err != nil {
+	if err := scan(rows.Scan); err != nil {
 		return err
 	}
 	return rows.Err()

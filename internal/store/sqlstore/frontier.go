@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,8 +18,8 @@ type FrontierStatements struct {
 
 const frontierColumns = `url, priority, due_ms, fetched_ms, status, fails, note`
 
-// FrontierSQL writes the statements with placeholders made by ph (1-based): "?" or "$n".
-func FrontierSQL(ph func(int) string) FrontierStatements {
+// frontierSQL writes the statements with placeholders made by ph (1-based): "?" or "$n".
+func frontierSQL(ph func(int) string) FrontierStatements {
 	ps := func(n int) string {
 		p := make([]string, n)
 		for i := range p {
@@ -116,7 +115,7 @@ func (db *DB) FrontierDue(ctx context.Context, t time.Time, limit int) ([]store.
 // FrontierGet returns one entry, or store.ErrNotFound.
 func (db *DB) FrontierGet(ctx context.Context, url string) (store.FrontierEntry, error) {
 	var e store.FrontierEntry
-	err := db.queryOne(ctx, db.frontier.Get, []any{url}, func(scan func(...any) error) (err error) {
+	err := queryRowFunc(ctx, db.c.Read, db.frontier.Get, []any{url}, func(scan func(...any) error) (err error) {
 		e, err = ScanFrontierRow(scan)
 		return err
 	})
@@ -130,7 +129,7 @@ func (db *DB) FrontierGet(ctx context.Context, url string) (store.FrontierEntry,
 func (db *DB) FrontierStats(ctx context.Context, t time.Time) (store.FrontierStats, error) {
 	var st store.FrontierStats
 	var next int64
-	err := db.queryOne(ctx, db.frontier.Stats, []any{Millis(t)}, func(scan func(...any) error) error {
+	err := queryRowFunc(ctx, db.c.Read, db.frontier.Stats, []any{Millis(t)}, func(scan func(...any) error) error {
 		return scan(&st.Total, &st.Due, &st.Failed, &next)
 	})
 	st.Next = FromMillis(next)
@@ -140,30 +139,17 @@ func (db *DB) FrontierStats(ctx context.Context, t time.Time) (store.FrontierSta
 	return st, nil
 }
 
-// frontierFor is the frontier's statements in a backend's placeholders, numbered: a
-// statement uses one argument twice, and SQLite's plain "?" would ask for it twice.
-func frontierFor(d Dialect) FrontierStatements {
-	if d.Param(1) == "?" {
-		return FrontierSQL(func(n int) string { return "?" + strconv.Itoa(n) })
-	}
-	return FrontierSQL(d.Param)
-}
+// The frontier's statements of each dialect, numbered on SQLite too: a statement uses one
+// argument twice, and SQLite's plain "?" would ask for it twice.
+var (
+	sqliteFrontier   = frontierSQL(func(n int) string { return "?" + strconv.Itoa(n) })
+	postgresFrontier = frontierSQL(Postgres.Param)
+)
 
-// queryOne reads the one row a statement selects with scan; none is sql.ErrNoRows.
-func (db *DB) queryOne(ctx context.Context, query string, args []any, scan func(func(...any) error) error) error {
-	rows, err := db.c.Read.Query(ctx, query, args...)
-	if err != nil {
-		return err
+// FrontierFor is the frontier's statements in a backend's placeholders.
+func FrontierFor(d Dialect) FrontierStatements {
+	if d.Param(1) == "?" {
+		return sqliteFrontier
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := scan(rows.Scan); err != nil {
-		return err
-	}
-	return rows.Err()
+	return postgresFrontier
 }

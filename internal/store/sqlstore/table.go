@@ -35,7 +35,7 @@ type Row struct {
 
 // AnalyzeAfter is how many rows a write must store in one table for the backend to refresh
 // that table's planner statistics before it commits: without them, both databases planned
-// a full-scale dataset's queries badly (docs/PERFORMANCE.md, ninth and tenth rounds).
+// a full-scale dataset's queries badly (docs/PERFORMANCE.md).
 const AnalyzeAfter = 10_000
 
 // NewRow computes the stored form of a record.
