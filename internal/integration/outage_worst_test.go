@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sportsdb/internal/testsupport"
 )
 
 // Issue 15 item 7: the most one key gets in any 60 s across a Redis outage, two replicas
@@ -16,7 +18,7 @@ import (
 // replicas). Before, each replica started the outage from nothing and Redis forgot the
 // outage when it came back: 90 with two replicas, 60 with one.
 func TestRedisOutageWorstCaseTwoReplicas(t *testing.T) {
-	redisURL := service(t, "SPORTSDB_TEST_REDIS")
+	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	h := newHarness(t)
 	dsn := demoSQLite(t)
 	px := startProxy(t, hostPort(t, redisURL, "6379"))

@@ -7,24 +7,18 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/redis/rueidis"
+
+	"sportsdb/internal/testsupport"
 )
 
 // testRedisURL returns SPORTSDB_TEST_REDIS; without it the test is skipped, or fails under CI.
 func testRedisURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv("SPORTSDB_TEST_REDIS")
-	if u == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SPORTSDB_TEST_REDIS is not set; CI must run the Redis tests")
-		}
-		t.Skip("SPORTSDB_TEST_REDIS not set")
-	}
-	return u
+	return testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 }
 
 // testPrefix returns a key prefix of this run alone and deletes its keys when the test ends.
