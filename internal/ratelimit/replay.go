@@ -60,7 +60,7 @@ func (r *Redis) replay(from, to time.Time) error {
 		}
 		ctx, cancel := r.callContext()
 		defer cancel()
-		err := mergeLog.Exec(ctx, *c, keys, append([]string{strconv.FormatInt(r.window.Microseconds(), 10)}, args...)).Error()
+		err := mergeLog.Exec(ctx, *c, keys, append([]string{strconv.FormatInt(Window.Microseconds(), 10)}, args...)).Error()
 		keys, args = keys[:0], args[:0]
 		if err != nil {
 			return fmt.Errorf("ratelimit: replay the outage's requests into Redis: %w", err)
