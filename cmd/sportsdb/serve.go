@@ -197,16 +197,13 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 }
 
 // goHeadroomMB is the Go memory a server needs besides its response cache: the name index
-// of the searches (internal/store/nameindex: 65 MiB at full scale), answers being computed
-// (a day's events at full scale is a few megabytes), connections' buffers and the rate
-// limiter's windows. The process holds more than the Go limit: SQLite's page caches and
-// statements (about 20 MiB at full scale with nine readers, less with the five of a 2-CPU
-// machine since procsPerCPU is 2) and the mapped program (19 MiB). With 86 MiB
-// beside the index instead of 96, the full-scale benchmark's peak RSS fell from 299-301 MiB
-// to 291 MiB with the same throughput (docs/PERFORMANCE.md, eleventh round). The last 18
-// MiB are those the readers' smaller page caches gave up (internal/store/sqlite): under
-// uncached searches the live heap is about 155 MB, and with 28 MB between it and the
-// collector's goal it ran 13 times a second, 15% of the CPU (thirteenth round).
+// of the searches (internal/store/nameindex, the 64), answers being computed (a day's events
+// at full scale is a few megabytes), connections' buffers and the rate limiter's windows.
+// The process holds more than the Go limit: SQLite's page caches and statements and the
+// mapped program. The last 18 are what the readers' smaller page caches gave up
+// (internal/store/sqlite): with less room between the live heap and the collector's goal
+// the collector ran often enough to take a large share of the CPU. The figures are in
+// docs/PERFORMANCE.md ("Measured decisions in the code").
 const goHeadroomMB = 86 + 64 + 18
 
 // limitGoMemory gives the Go runtime a soft memory limit of the response cache's budget plus
