@@ -14,8 +14,8 @@ import (
 // behind a balancer. Each replica keeps what Redis admitted through it and, cut off, admits
 // only the rest of its own window; when Redis returns both replay what they admitted into it,
 // and neither admits again until the window rolls. However the key's requests fell before
-// the outage, at most 2×30 = 60 pass in any 60 s, the figure README.md gives (R×N for R
-// replicas). Before, each replica started the outage from nothing and Redis forgot the
+// the outage, at most 2×30 = 60 pass in any 60 s, the figure docs/CONFIGURATION.md gives
+// (R×N for R replicas). Before, each replica started the outage from nothing and Redis forgot the
 // outage when it came back: 90 with two replicas, 60 with one.
 func TestRedisOutageWorstCaseTwoReplicas(t *testing.T) {
 	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
