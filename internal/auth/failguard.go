@@ -1,11 +1,11 @@
 package auth
 
 import (
-	"hash/maphash"
 	"net"
 	"net/netip"
-	"sync"
 	"time"
+
+	"sportsdb/internal/ratelimit/window"
 )
 
 // FailGuardOptions tunes a FailGuard; the zero value is ready to use.
@@ -18,35 +18,19 @@ type FailGuardOptions struct {
 	MaxAddrs int
 }
 
-const guardShards = 16
-
 // FailGuard limits failed key checks per client address, so keys cannot be guessed at speed.
 // Like the request limit it is an exact rolling window: an address is blocked while its last
 // Limit failures all lie within the last Window. IPv6 clients count per /64, the block a
 // single host usually holds.
 type FailGuard struct {
-	limit    int
-	window   time.Duration
-	perShard int
-	seed     maphash.Seed
-	shards   [guardShards]guardShard
-}
-
-type guardShard struct {
-	mu    sync.Mutex
-	addrs map[string]*failures
-}
-
-// failures is a ring of the last Limit failure times (Unix nanoseconds), oldest at head.
-type failures struct {
-	times []int64
-	head  int
-	n     int
+	limit  int
+	window time.Duration
+	log    *window.Log
 }
 
 // NewFailGuard returns an empty FailGuard.
 func NewFailGuard(o FailGuardOptions) *FailGuard {
-	g := &FailGuard{limit: o.Limit, window: o.Window, seed: maphash.MakeSeed()}
+	g := &FailGuard{limit: o.Limit, window: o.Window}
 	if g.limit <= 0 {
 		g.limit = 20
 	}
@@ -57,87 +41,28 @@ func NewFailGuard(o FailGuardOptions) *FailGuard {
 	if maxAddrs <= 0 {
 		maxAddrs = 1 << 16
 	}
-	g.perShard = max(maxAddrs/guardShards, 1)
-	for i := range g.shards {
-		g.shards[i].addrs = make(map[string]*failures)
-	}
+	g.log = window.New(window.Options{Window: g.window, MaxIDs: maxAddrs})
 	return g
 }
 
 // Blocked says whether addr has used up its failed checks, and how long until it may try
 // again. addr is a client address, with or without a port.
 func (g *FailGuard) Blocked(addr string, now time.Time) (retryAfter time.Duration, blocked bool) {
-	id := clientID(addr)
-	sh := g.shard(id)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	f := sh.addrs[id]
-	if f == nil || f.n < g.limit {
+	c := g.log.Peek(clientID(addr), now.UnixNano())
+	if c.N < g.limit {
 		return 0, false
 	}
-	left := f.times[f.head] + int64(g.window) - now.UnixNano()
-	if left <= 0 {
-		return 0, false
-	}
-	return time.Duration(left), true
+	return time.Duration(c.Oldest + int64(g.window) - now.UnixNano()), true
 }
 
-// Fail counts one failed key check of addr.
+// Fail counts one failed key check of addr. A failure while blocked still counts: the
+// oldest one drops out for it.
 func (g *FailGuard) Fail(addr string, now time.Time) {
-	id := clientID(addr)
-	sh := g.shard(id)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	f := sh.addrs[id]
-	if f == nil {
-		if len(sh.addrs) >= g.perShard {
-			g.evict(sh, now.UnixNano())
-		}
-		f = &failures{times: make([]int64, g.limit)}
-		sh.addrs[id] = f
-	}
-	t := now.UnixNano()
-	if f.n == g.limit {
-		// Full: the oldest failure drops out, as the window has moved past it or the address
-		// is failing while blocked, which still counts.
-		f.head = (f.head + 1) % g.limit
-		f.n--
-	}
-	f.times[(f.head+f.n)%g.limit] = t
-	f.n++
-}
-
-// evict forgets addresses with no failure in the window, then arbitrary ones down to 7/8 of
-// the bound, so a flood of addresses costs one sweep per perShard/8 new ones.
-func (g *FailGuard) evict(sh *guardShard, now int64) {
-	for id, f := range sh.addrs {
-		if now-f.times[(f.head+f.n-1)%g.limit] >= int64(g.window) {
-			delete(sh.addrs, id)
-		}
-	}
-	for id := range sh.addrs {
-		if len(sh.addrs) < g.perShard-g.perShard/8 {
-			return
-		}
-		delete(sh.addrs, id)
-	}
+	g.log.Add(clientID(addr), g.limit, now.UnixNano(), true)
 }
 
 // Len returns how many addresses are remembered.
-func (g *FailGuard) Len() int {
-	n := 0
-	for i := range g.shards {
-		sh := &g.shards[i]
-		sh.mu.Lock()
-		n += len(sh.addrs)
-		sh.mu.Unlock()
-	}
-	return n
-}
-
-func (g *FailGuard) shard(id string) *guardShard {
-	return &g.shards[maphash.String(g.seed, id)%guardShards]
-}
+func (g *FailGuard) Len() int { return g.log.Len() }
 
 // clientID names the client an address belongs to: the IP without port, an IPv6 address by
 // its /64. Anything unparsable is used as given, cut short to bound memory.

@@ -49,9 +49,10 @@ type cached struct {
 
 // lookup is one store read that concurrent misses of the same key wait for.
 type lookup struct {
-	done chan struct{}
-	c    cached
-	err  error
+	done    chan struct{}
+	waiters int // guarded by flightMu; what a test waits on to know the lookup is shared
+	c       cached
+	err     error
 }
 
 // New returns an Authenticator reading keys from the store.
@@ -120,6 +121,7 @@ func (a *Authenticator) get(hash string, now time.Time) (cached, bool) {
 func (a *Authenticator) lookupShared(ctx context.Context, hash string) (cached, error) {
 	a.flightMu.Lock()
 	if l, ok := a.flight[hash]; ok {
+		l.waiters++
 		a.flightMu.Unlock()
 		select {
 		case <-l.done:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -136,7 +137,7 @@ func TestResolveConcurrentMissesShareOneLookup(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	awaitWaiters(a, "k", 63)
 	close(keys.gate)
 	wg.Wait()
 	if failed.Load() != 0 || keys.lookups.Load() != 1 {
@@ -157,14 +158,14 @@ func TestResolveWaiterOutlivesCancelledLeader(t *testing.T) {
 		leaderErr <- err
 	}()
 	for keys.lookups.Load() == 0 {
-		time.Sleep(time.Millisecond)
+		runtime.Gosched()
 	}
 	waiter := make(chan error)
 	go func() {
 		_, err := a.Resolve(context.Background(), "k")
 		waiter <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	awaitWaiters(a, "k", 1)
 	cancel()
 	if err := <-leaderErr; !errors.Is(err, context.Canceled) {
 		t.Fatalf("leader: %v, want its cancellation", err)
@@ -172,6 +173,24 @@ func TestResolveWaiterOutlivesCancelledLeader(t *testing.T) {
 	close(keys.gate)
 	if err := <-waiter; err != nil {
 		t.Fatalf("waiter: %v", err)
+	}
+}
+
+// awaitWaiters returns once n requests wait on the lookup of key under way.
+func awaitWaiters(a *Authenticator, key string, n int) {
+	h := Hash(key)
+	for {
+		a.flightMu.Lock()
+		l := a.flight[h]
+		got := 0
+		if l != nil {
+			got = l.waiters
+		}
+		a.flightMu.Unlock()
+		if got >= n {
+			return
+		}
+		runtime.Gosched()
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"sportsdb/internal/record"
 )
 
 // A body is read in one of three shapes: a response body of the public service (an object
@@ -112,7 +114,7 @@ func (b *bodyReader) readEnvelope() error {
 			return b.syntax("want a key, found %s", valueType(c))
 		}
 		if err := b.r.parse(func(s []byte) (n int, err error) {
-			b.key, n, err = appendString(b.key[:0], s, 0)
+			b.key, n, err = record.AppendJSONString(b.key[:0], s, 0)
 			return n, err
 		}); err != nil {
 			return err
@@ -156,7 +158,7 @@ func (b *bodyReader) readEnvelopeValue(key string) error {
 	case '"':
 		var msg []byte
 		if err := b.r.parse(func(s []byte) (n int, err error) {
-			msg, n, err = appendString(msg[:0], s, 0)
+			msg, n, err = record.AppendJSONString(msg[:0], s, 0)
 			return n, err
 		}); err != nil {
 			return err

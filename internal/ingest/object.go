@@ -83,7 +83,7 @@ func (p *objectParser) parse(b []byte) (int, error) {
 			return i, bad(i, "want a field name, found %s", valueType(b[i]))
 		}
 		var err error
-		if p.key, i, err = appendString(p.key[:0], b, i); err != nil {
+		if p.key, i, err = record.AppendJSONString(p.key[:0], b, i); err != nil {
 			return i, err
 		}
 		name := p.name(len(p.fields))
@@ -118,7 +118,7 @@ func (p *objectParser) value(b []byte, i int, name string) (int, error) {
 	var err error
 	switch c := b[i]; {
 	case c == '"':
-		p.arena, i, err = appendString(p.arena, b, i)
+		p.arena, i, err = record.AppendJSONString(p.arena, b, i)
 	case c == 'n':
 		f.null = true
 		i, err = literal(b, i, "null")
@@ -130,7 +130,7 @@ func (p *objectParser) value(b []byte, i int, name string) (int, error) {
 		return i, bad(i, "want a value for %s, found %s", safeName(name), valueType(c))
 	}
 	if se, ok := err.(*syntaxError); ok {
-		return i, bad(se.at, "%s (in the value of %s)", se.msg, safeName(name))
+		return i, bad(se.At, "%s (in the value of %s)", se.Msg, safeName(name))
 	}
 	if err != nil {
 		return i, err

@@ -1,14 +1,12 @@
 package ingest
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"sportsdb/internal/record"
 )
 
 // The parsers below work on byte slices of a buffered window over the file. When one runs
@@ -16,7 +14,7 @@ import (
 // parser starts that value again. Only values that cross a buffer boundary are parsed twice,
 // and no value is ever held in memory beyond the one being read.
 
-var errShort = errors.New("short buffer")
+var errShort = record.ErrShort
 
 const (
 	readChunk = 256 << 10
@@ -129,7 +127,7 @@ func (r *reader) parse(fn func(b []byte) (int, error)) error {
 			continue
 		}
 		if se, ok := err.(*syntaxError); ok {
-			return fmt.Errorf("invalid JSON at byte %d: %s", r.offset()+int64(se.at), se.msg)
+			return fmt.Errorf("invalid JSON at byte %d: %s", r.offset()+int64(se.At), se.Msg)
 		}
 		if err != nil {
 			return err
@@ -166,16 +164,9 @@ func (r *reader) skipBOM() error {
 }
 
 // syntaxError is invalid JSON at a position of the slice being parsed.
-type syntaxError struct {
-	at  int
-	msg string
-}
+type syntaxError = record.SyntaxError
 
-func (e *syntaxError) Error() string { return e.msg }
-
-func bad(at int, format string, args ...any) error {
-	return &syntaxError{at: at, msg: fmt.Sprintf(format, args...)}
-}
+var bad = record.NewSyntaxError
 
 // typeError is a field value of a type that records cannot hold.
 type typeError struct {
@@ -212,125 +203,6 @@ func valueType(c byte) string {
 		return "a number"
 	}
 	return fmt.Sprintf("the character %q", c)
-}
-
-// appendString reads the JSON string starting at b[i] (a '"'), appends its text to dst and
-// returns the index after it. UTF-8 is checked once per record by the caller (see checkUTF8).
-func appendString(dst, b []byte, i int) ([]byte, int, error) {
-	i++
-	for {
-		j := i + plainLen(b[i:])
-		if j == len(b) {
-			return dst, j, errShort
-		}
-		dst = append(dst, b[i:j]...)
-		switch c := b[j]; c {
-		case '"':
-			return dst, j + 1, nil
-		case '\\':
-			var err error
-			if dst, i, err = appendEscape(dst, b, j); err != nil {
-				return dst, i, err
-			}
-		default:
-			return dst, j, bad(j, "control character %#02x inside a string", c)
-		}
-	}
-}
-
-// plainLen returns how many bytes at the start of s a string holds as they are: all but
-// '"', '\\' and the control characters. It looks at eight bytes at a time: (x - 0x20…) &^ x
-// marks the bytes of x below 0x20 in their top bit, and so does (y - 0x01…) &^ y for the
-// zero bytes of y = x XOR '"'… (the quotes) and of x XOR '\\'…; only the lowest mark of a
-// word is exact, and only it is used.
-func plainLen(s []byte) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	n := 0
-	for ; len(s) >= 8; s = s[8:] {
-		x := binary.LittleEndian.Uint64(s)
-		q, bs := x^('"'*ones), x^('\\'*ones)
-		if m := ((x - 0x20*ones) &^ x) | ((q - ones) &^ q) | ((bs - ones) &^ bs); m&high != 0 {
-			return n + bits.TrailingZeros64(m&high)/8
-		}
-		n += 8
-	}
-	for i, c := range s {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return n + i
-		}
-	}
-	return n + len(s)
-}
-
-// appendEscape decodes the escape sequence at b[i] (a '\\').
-func appendEscape(dst, b []byte, i int) ([]byte, int, error) {
-	if i+1 >= len(b) {
-		return dst, i, errShort
-	}
-	switch e := b[i+1]; e {
-	case '"', '\\', '/':
-		return append(dst, e), i + 2, nil
-	case 'b':
-		return append(dst, '\b'), i + 2, nil
-	case 'f':
-		return append(dst, '\f'), i + 2, nil
-	case 'n':
-		return append(dst, '\n'), i + 2, nil
-	case 'r':
-		return append(dst, '\r'), i + 2, nil
-	case 't':
-		return append(dst, '\t'), i + 2, nil
-	case 'u':
-		r, err := hex4(b, i+2)
-		if err != nil {
-			return dst, i, err
-		}
-		start := i
-		i += 6
-		if utf16.IsSurrogate(r) {
-			// A pair is two escapes. A surrogate without its partner is no character: it is
-			// refused, as invalid UTF-8 is, rather than stored as U+FFFD.
-			switch {
-			case i >= len(b), b[i] == '\\' && i+1 >= len(b), b[i] == '\\' && b[i+1] == 'u' && i+6 > len(b):
-				return dst, i, errShort
-			case b[i] == '\\' && b[i+1] == 'u':
-				r2, err := hex4(b, i+2)
-				if err != nil {
-					return dst, i, err
-				}
-				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-					return utf8.AppendRune(dst, d), i + 6, nil
-				}
-			}
-			return dst, start, bad(start, "\\u%04x is half of a UTF-16 surrogate pair without its other half", r)
-		}
-		return utf8.AppendRune(dst, r), i, nil
-	default:
-		return dst, i, bad(i, "invalid escape \\%c in a string", e)
-	}
-}
-
-func hex4(b []byte, i int) (rune, error) {
-	if i+4 > len(b) {
-		return 0, errShort
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, bad(i, "invalid \\u escape in a string")
-		}
-	}
-	return r, nil
 }
 
 // appendNumber reads the JSON number at b[i] and appends its decimal text: the literal as

@@ -14,6 +14,7 @@ import (
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/sqlite"
+	"sportsdb/internal/testsupport"
 )
 
 const (
@@ -28,7 +29,7 @@ const (
 // redis/memory, the ratio of the two throughputs, and the requests per second of each. Each
 // iteration sends benchBatch requests to each server; run it with -benchtime=1x or a few x.
 func BenchmarkServerLimiter(b *testing.B) {
-	redisURL := service(b, "SPORTSDB_TEST_REDIS")
+	redisURL := testsupport.Env(b, "SPORTSDB_TEST_REDIS")
 	h := newHarness(b)
 	dsn := demoSQLite(b)
 	keys := benchAddKeys(b, dsn, benchKeys)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"sportsdb/internal/testsupport"
 )
 
 // tooMany is the documented body of a refused request.
@@ -111,7 +113,7 @@ func race(t *testing.T, servers []*replica, key string, premium bool, limit, n i
 // Issue 5: two servers on one Redis admit exactly the tier's limit per key in total, counted
 // across v1 and v2, whether requests alternate between them or race.
 func TestSharedLimitAcrossReplicas(t *testing.T) {
-	redisURL := service(t, "SPORTSDB_TEST_REDIS")
+	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	h := newHarness(t)
 	dsn := demoSQLite(t)
 	prefix := redisPrefix(t, redisURL)

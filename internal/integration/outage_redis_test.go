@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sportsdb/internal/testsupport"
 )
 
 // readiness is the /readyz body.
@@ -62,7 +64,7 @@ func admittedUntilRefused(t *testing.T, srv *replica, key string, limit int) int
 // Issue 5: Redis going away under running servers: they keep serving with per-replica limits,
 // /readyz says so, and once Redis is back they share one limit again by themselves.
 func TestRedisOutage(t *testing.T) {
-	redisURL := service(t, "SPORTSDB_TEST_REDIS")
+	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	h := newHarness(t)
 	dsn := demoSQLite(t)
 	px := startProxy(t, hostPort(t, redisURL, "6379"))

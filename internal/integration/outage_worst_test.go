@@ -6,17 +6,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sportsdb/internal/testsupport"
 )
 
 // Issue 15 item 7: the most one key gets in any 60 s across a Redis outage, two replicas
 // behind a balancer. Each replica keeps what Redis admitted through it and, cut off, admits
 // only the rest of its own window; when Redis returns both replay what they admitted into it,
 // and neither admits again until the window rolls. However the key's requests fell before
-// the outage, at most 2×30 = 60 pass in any 60 s, the figure README.md gives (R×N for R
-// replicas). Before, each replica started the outage from nothing and Redis forgot the
+// the outage, at most 2×30 = 60 pass in any 60 s, the figure docs/CONFIGURATION.md gives
+// (R×N for R replicas). Before, each replica started the outage from nothing and Redis forgot the
 // outage when it came back: 90 with two replicas, 60 with one.
 func TestRedisOutageWorstCaseTwoReplicas(t *testing.T) {
-	redisURL := service(t, "SPORTSDB_TEST_REDIS")
+	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	h := newHarness(t)
 	dsn := demoSQLite(t)
 	px := startProxy(t, hostPort(t, redisURL, "6379"))

@@ -9,13 +9,14 @@ import (
 
 	"sportsdb/internal/auth"
 	"sportsdb/internal/store/postgres"
+	"sportsdb/internal/testsupport"
 )
 
 // Issue 6: two `sportsdb serve` processes on one PostgreSQL and one Redis give the same
 // answer to every request and hold one key to one shared limit.
 func TestReplicasOnPostgresAndRedis(t *testing.T) {
 	pg := freshPostgres(t)
-	redisURL := service(t, "SPORTSDB_TEST_REDIS")
+	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	h := newHarness(t)
 	pinned := "SPORTSDB_NOW=" + demoNow.Format(time.RFC3339)
 	h.cli([]string{pinned}, "gen", "--scale", "demo", "--seed", "1", "--db", pg)

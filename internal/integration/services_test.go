@@ -6,27 +6,14 @@ import (
 	"encoding/hex"
 	"net"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/redis/rueidis"
-)
 
-// service returns the address in the environment variable; without it the test is skipped,
-// or fails under CI, which must never skip these tests.
-func service(t testing.TB, env string) string {
-	t.Helper()
-	v := os.Getenv(env)
-	if v == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not set; CI must run the integration tests", env)
-		}
-		t.Skipf("%s is not set", env)
-	}
-	return v
-}
+	"sportsdb/internal/testsupport"
+)
 
 func randomHex(n int) string {
 	b := make([]byte, n)
@@ -38,7 +25,7 @@ func randomHex(n int) string {
 // returns the database's URL.
 func freshPostgres(t testing.TB) string {
 	t.Helper()
-	base := service(t, "SPORTSDB_TEST_POSTGRES")
+	base := testsupport.Env(t, "SPORTSDB_TEST_POSTGRES")
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" {
 		t.Fatalf("SPORTSDB_TEST_POSTGRES must be a postgres:// URL with a host")

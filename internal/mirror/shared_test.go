@@ -5,22 +5,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"os"
 	"testing"
 
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/testsupport"
 )
 
 // TestBudgetSharedThroughRedis: two processes' worth of read-through (each its own Redis
 // limiter, as on two replicas) and a mirror of one key draw on one budget.
 func TestBudgetSharedThroughRedis(t *testing.T) {
-	redisURL := os.Getenv("SPORTSDB_TEST_REDIS")
-	if redisURL == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SPORTSDB_TEST_REDIS is not set; CI must run the Redis tests")
-		}
-		t.Skip("SPORTSDB_TEST_REDIS not set")
-	}
+	redisURL := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	prefix := "sportsdb-test:mirror:" + hex.EncodeToString(b) + ":" // keys expire with the window

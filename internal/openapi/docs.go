@@ -18,7 +18,8 @@ import (
 // pinned in test/openapi/package.json; test/openapi/run.sh checks the served copy against it.
 const RendererVersion = "5.35.0"
 
-// The renderer's two large files are kept gzipped (about 485 KB instead of 1.9 MB).
+// The renderer's two large files are kept gzipped, for the binary's size
+// (docs/PERFORMANCE.md, "Measured decisions in the code").
 //
 //go:embed docs/index.html docs/docs.js docs/swagger-ui
 var assets embed.FS

@@ -138,7 +138,7 @@ func (r *Redis) callContext() (context.Context, context.CancelFunc) {
 func (r *Redis) evalBatch(ctx context.Context, c rueidis.Client, batch []*pending) error {
 	keys := make([]string, len(batch))
 	args := make([]string, 1+len(batch))
-	args[0] = strconv.FormatInt(r.window.Microseconds(), 10)
+	args[0] = strconv.FormatInt(Window.Microseconds(), 10)
 	for i, q := range batch {
 		keys[i] = r.prefix + q.id
 		args[1+i] = strconv.Itoa(q.limit)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/redis/rueidis"
 )
 
 // One script call decides many requests, in arrival order, each against its own limit, and an
@@ -51,25 +49,24 @@ func TestRedisBatchDecidesInArrivalOrder(t *testing.T) {
 func TestRedisLogDropsItsExpiredHead(t *testing.T) {
 	url := testRedisURL(t)
 	prefix := testPrefix(t, url)
-	r := newTestRedis(t, url, RedisOptions{Prefix: prefix})
-	r.window = time.Second
+	clk := newFakeClock()
+	r := newTestRedisOn(t, url, clk, RedisOptions{Prefix: prefix})
 	ctx := context.Background()
 	const limit = 50
-	start := time.Now()
 	if got := burst(t, r, "k", limit, 40); got != 40 {
 		t.Fatalf("first burst admitted %d of 40", got)
 	}
-	time.Sleep(500*time.Millisecond - time.Since(start))
+	pass(t, clk, url, prefix+"k", Window/2)
 	if got := burst(t, r, "k", limit, 30); got != 10 {
 		t.Fatalf("second burst admitted %d, want the 10 slots left", got)
 	}
-	// The first 40 leave the window; the last 10 hold theirs until 1.5s.
-	time.Sleep(1150*time.Millisecond - time.Since(start))
+	// The first 40 leave the window; the last 10 hold theirs for another half window.
+	pass(t, clk, url, prefix+"k", Window/2)
 	if got := burst(t, r, "k", limit, 100); got != 40 {
 		t.Fatalf("after the first burst left the window admitted %d, want 40", got)
 	}
 	d, err := r.Allow(ctx, "k", limit)
-	if err != nil || d.Allowed || d.RetryAfter > 400*time.Millisecond {
+	if err != nil || d.Allowed || d.RetryAfter > Window/2 {
 		t.Fatalf("full window: %+v, %v; want refused until the second burst leaves", d, err)
 	}
 	if n := storedBytes(t, url, prefix+"k"); n != 8*limit {
@@ -79,16 +76,7 @@ func TestRedisLogDropsItsExpiredHead(t *testing.T) {
 
 func storedBytes(t *testing.T, url, key string) int64 {
 	t.Helper()
-	opt, err := rueidis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.DisableCache = true
-	c, err := rueidis.NewClient(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := testClient(t, url)
 	n, err := c.Do(context.Background(), c.B().Strlen().Key(key).Build()).AsInt64()
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,6 @@ type RedisOptions struct {
 type Redis struct {
 	opt      rueidis.ClientOption
 	prefix   string
-	window   time.Duration // Window, shortened only by tests of the script's expiry
 	timeout  time.Duration
 	clk      clock.Clock
 	log      *slog.Logger
@@ -81,7 +80,6 @@ func NewRedis(url string, clk clock.Clock, o RedisOptions) (*Redis, error) {
 	r := &Redis{
 		opt:      opt,
 		prefix:   o.Prefix,
-		window:   Window,
 		timeout:  o.Timeout,
 		clk:      clk,
 		log:      o.Logger,

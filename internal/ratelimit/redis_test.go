@@ -19,7 +19,12 @@ import (
 
 func newTestRedis(t *testing.T, url string, o RedisOptions) *Redis {
 	t.Helper()
-	r, err := NewRedis(url, clock.System{}, o)
+	return newTestRedisOn(t, url, clock.System{}, o)
+}
+
+func newTestRedisOn(t *testing.T, url string, clk clock.Clock, o RedisOptions) *Redis {
+	t.Helper()
+	r, err := NewRedis(url, clk, o)
 	if err != nil {
 		t.Fatalf("NewRedis: %v", err)
 	}
@@ -75,29 +80,30 @@ func TestRedisDecisionFields(t *testing.T) {
 	}
 }
 
-// The script's own expiry, on a window shortened to one second: slots free one by one as the
-// requests that took them leave the window.
+// The script's own expiry: slots free one by one as the requests that took them leave the
+// window.
 func TestRedisWindowRolls(t *testing.T) {
 	url := testRedisURL(t)
-	r := newTestRedis(t, url, RedisOptions{Prefix: testPrefix(t, url)})
-	r.window = time.Second
+	prefix := testPrefix(t, url)
+	clk := newFakeClock()
+	r := newTestRedisOn(t, url, clk, RedisOptions{Prefix: prefix})
 	ctx := context.Background()
 	if d, _ := r.Allow(ctx, "k", 3); !d.Allowed {
 		t.Fatal("first request refused")
 	}
-	time.Sleep(500 * time.Millisecond)
+	pass(t, clk, url, prefix+"k", Window/2)
 	if got := burst(t, r, "k", 3, 64); got != 2 {
 		t.Fatalf("admitted %d, want the 2 slots left", got)
 	}
 	d, _ := r.Allow(ctx, "k", 3)
-	if d.Allowed || d.RetryAfter > 500*time.Millisecond {
+	if d.Allowed || d.RetryAfter > Window/2 {
 		t.Fatalf("full window: %+v, want refused until the first request leaves", d)
 	}
-	time.Sleep(d.RetryAfter + 50*time.Millisecond)
+	pass(t, clk, url, prefix+"k", Window/2)
 	if got := burst(t, r, "k", 3, 64); got != 1 {
 		t.Fatalf("after the first request left the window admitted %d, want exactly 1", got)
 	}
-	time.Sleep(time.Second)
+	pass(t, clk, url, prefix+"k", Window)
 	if got := burst(t, r, "k", 3, 64); got != 3 {
 		t.Fatalf("after a whole idle window admitted %d, want 3", got)
 	}

@@ -7,24 +7,21 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
+
+	"sportsdb/internal/clock"
+	"sportsdb/internal/testsupport"
 )
 
 // testRedisURL returns SPORTSDB_TEST_REDIS; without it the test is skipped, or fails under CI.
 func testRedisURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv("SPORTSDB_TEST_REDIS")
-	if u == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SPORTSDB_TEST_REDIS is not set; CI must run the Redis tests")
-		}
-		t.Skip("SPORTSDB_TEST_REDIS not set")
-	}
-	return u
+	return testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 }
 
 // testPrefix returns a key prefix of this run alone and deletes its keys when the test ends.
@@ -151,4 +148,49 @@ func (p *proxy) restore() {
 		p.t.Fatalf("restore proxy on %s: %v", p.addr, err)
 	}
 	p.serve(ln)
+}
+
+// ageScript moves every time of a limiter log (script.go) d microseconds into the past,
+// leaving a header (a negative first slot) and the key's expiry as they are.
+var ageScript = rueidis.NewLuaScript(`
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local d = tonumber(ARGV[1])
+local parts = {}
+for j = 0, #v / 8 - 1 do
+  local at = struct.unpack('>d', v, 8 * j + 1)
+  if at >= 0 then at = at - d end
+  parts[#parts + 1] = struct.pack('>d', at)
+end
+redis.call('SET', KEYS[1], table.concat(parts), 'KEEPTTL')
+return #parts
+`)
+
+// pass lets d go by for the requests logged under key: it makes them d older, as if d had
+// passed on Redis's clock, which the script's decisions run on and a test cannot move, and
+// advances the limiter's own clock, on which it remembers refusals. The window then rolls at
+// exact points rather than after sleeps with margins.
+func pass(t testing.TB, clk *clock.Manual, url, key string, d time.Duration) {
+	t.Helper()
+	clk.Advance(d)
+	c := testClient(t, url)
+	if err := ageScript.Exec(context.Background(), c, []string{key}, []string{strconv.FormatInt(d.Microseconds(), 10)}).Error(); err != nil {
+		t.Fatalf("age %s: %v", key, err)
+	}
+}
+
+// testClient is a plain client of the test Redis, closed when the test ends.
+func testClient(t testing.TB, url string) rueidis.Client {
+	t.Helper()
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.DisableCache = true
+	c, err := rueidis.NewClient(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }

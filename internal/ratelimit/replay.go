@@ -25,16 +25,7 @@ import (
 // record counts a request admitted elsewhere (by Redis) in id's ring: it always goes in,
 // dropping the oldest if the ring is full, since it was admitted.
 func (m *Memory) record(id string, limit int) {
-	now := m.clk.Now().UnixNano()
-	sh := m.shard(id)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	r := sh.ring(id, limit, now)
-	if d := r.allow(now); !d.Allowed {
-		r.head = (r.head + 1) % len(r.times)
-		r.n--
-		r.allow(now)
-	}
+	m.log.Add(id, limit, m.clk.Now().UnixNano(), true)
 }
 
 // admittedBetween calls fn, for every id, with the ages (now less the time) of its requests
@@ -42,23 +33,17 @@ func (m *Memory) record(id string, limit int) {
 func (m *Memory) admittedBetween(from, to time.Time, fn func(id string, ages []time.Duration)) {
 	now := m.clk.Now().UnixNano()
 	since, until := from.UnixNano(), to.UnixNano()
-	for i := range m.shards {
-		sh := &m.shards[i]
-		sh.mu.Lock()
-		for id, r := range sh.logs {
-			var ages []time.Duration
-			for j := range r.n {
-				at := r.times[(r.head+j)%len(r.times)]
-				if at >= since && at < until && now-at < int64(Window) {
-					ages = append(ages, time.Duration(now-at))
-				}
-			}
-			if len(ages) > 0 {
-				fn(id, ages)
+	m.log.Each(now, func(id string, times []int64) {
+		var ages []time.Duration
+		for _, at := range times {
+			if at >= since && at < until {
+				ages = append(ages, time.Duration(now-at))
 			}
 		}
-		sh.mu.Unlock()
-	}
+		if len(ages) > 0 {
+			fn(id, ages)
+		}
+	})
 }
 
 // replay adds what the fallback admitted from from until before to to the shared logs in
@@ -75,7 +60,7 @@ func (r *Redis) replay(from, to time.Time) error {
 		}
 		ctx, cancel := r.callContext()
 		defer cancel()
-		err := mergeLog.Exec(ctx, *c, keys, append([]string{strconv.FormatInt(r.window.Microseconds(), 10)}, args...)).Error()
+		err := mergeLog.Exec(ctx, *c, keys, append([]string{strconv.FormatInt(Window.Microseconds(), 10)}, args...)).Error()
 		keys, args = keys[:0], args[:0]
 		if err != nil {
 			return fmt.Errorf("ratelimit: replay the outage's requests into Redis: %w", err)

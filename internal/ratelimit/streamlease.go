@@ -15,9 +15,6 @@ import (
 // come free within it. A replica refreshes its leases every third of it.
 const StreamLeaseTTL = 30 * time.Second
 
-// leaseTTL is StreamLeaseTTL, shortened by tests of expiry.
-var leaseTTL = StreamLeaseTTL
-
 // ErrNotShared: Redis is unreachable, so open streams cannot be counted there; the caller
 // counts its own.
 var ErrNotShared = errors.New("ratelimit: Redis unreachable, open streams not shared")
@@ -83,7 +80,7 @@ func (r *Redis) AcquireStream(ctx context.Context, id, lease string, limit int) 
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	n, err := takeLease.Exec(ctx, c, []string{r.leaseKey(id)},
-		[]string{lease, strconv.Itoa(limit), strconv.FormatInt(leaseTTL.Milliseconds(), 10)}).AsInt64()
+		[]string{lease, strconv.Itoa(limit), strconv.FormatInt(StreamLeaseTTL.Milliseconds(), 10)}).AsInt64()
 	if err != nil {
 		return false, r.leaseFailed(ctx, err)
 	}
@@ -98,7 +95,7 @@ func (r *Redis) RefreshStreams(ctx context.Context, held map[string][]string) er
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	ttl := strconv.FormatInt(leaseTTL.Milliseconds(), 10)
+	ttl := strconv.FormatInt(StreamLeaseTTL.Milliseconds(), 10)
 	calls := make([]rueidis.LuaExec, 0, len(held))
 	for id, leases := range held {
 		calls = append(calls, rueidis.LuaExec{Keys: []string{r.leaseKey(id)}, Args: append([]string{ttl}, leases...)})

@@ -2,23 +2,19 @@ package ratelimit
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
-	"sportsdb/internal/clock"
+	"github.com/redis/rueidis"
 )
 
 // Leases of open streams: the limit holds over every lease of an id, a released one frees
 // its slot, renewed ones stay, and those of a replica that stopped renewing expire.
 func TestStreamLeases(t *testing.T) {
 	url := testRedisURL(t)
-	r, err := NewRedis(url, clock.System{}, RedisOptions{Prefix: testPrefix(t, url)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	leaseTTL = time.Second
-	defer func() { leaseTTL = StreamLeaseTTL }()
+	prefix := testPrefix(t, url)
+	r := newTestRedis(t, url, RedisOptions{Prefix: prefix})
 	ctx := context.Background()
 	take := func(id, lease string) bool {
 		t.Helper()
@@ -45,7 +41,7 @@ func TestStreamLeases(t *testing.T) {
 	}
 	// a-1 and a-4 are renewed past their first lifetime: still counted.
 	for range 6 {
-		time.Sleep(leaseTTL / 5)
+		ageLeases(t, url, r.leaseKey("k"), StreamLeaseTTL/5)
 		if err := r.RefreshStreams(ctx, map[string][]string{"k": {"a-1", "a-4"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -54,8 +50,28 @@ func TestStreamLeases(t *testing.T) {
 		t.Fatal("renewed leases expired")
 	}
 	// Nobody renews them any more (their replica stopped): they expire.
-	time.Sleep(leaseTTL + 200*time.Millisecond)
+	ageLeases(t, url, r.leaseKey("k"), StreamLeaseTTL)
 	if !take("k", "b-3") || !take("k", "b-4") {
 		t.Fatal("the leases of a stopped replica did not expire")
+	}
+}
+
+// ageLeasesScript moves the expiry of every lease in the set KEYS[1] ARGV[1] milliseconds
+// earlier, keeping the key's own expiry.
+var ageLeasesScript = rueidis.NewLuaScript(`
+local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #all, 2 do
+  redis.call('ZADD', KEYS[1], tonumber(all[i + 1]) - tonumber(ARGV[1]), all[i])
+end
+return #all / 2
+`)
+
+// ageLeases lets d go by for the leases of key on Redis's clock, which the lease scripts run
+// on and a test cannot move.
+func ageLeases(t *testing.T, url, key string, d time.Duration) {
+	t.Helper()
+	c := testClient(t, url)
+	if err := ageLeasesScript.Exec(context.Background(), c, []string{key}, []string{strconv.FormatInt(d.Milliseconds(), 10)}).Error(); err != nil {
+		t.Fatalf("age leases: %v", err)
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -435,74 +433,4 @@ func stringSpan(s []byte, i int) (a, b int, esc bool, n int, err error) {
 		}
 	}
 	return 0, 0, false, len(s), errSyntax
-}
-
-// appendUnescaped appends the content of a JSON string, its escapes resolved.
-func appendUnescaped(buf, s []byte) ([]byte, error) {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(s) {
-				return buf, errSyntax
-			}
-			e := s[i+1]
-			i += 2
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, n, ok := readHex4(s, i)
-				if !ok {
-					return buf, errSyntax
-				}
-				i = n
-				if utf16.IsSurrogate(r) {
-					if r2, n2, ok := readHex4(s, i+2); ok && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							r, i = d, n2
-						} else {
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				return buf, errSyntax
-			}
-		case c < 0x20:
-			return buf, errSyntax
-		default:
-			j := i + 1
-			for j < len(s) && s[j] != '\\' && s[j] >= 0x20 {
-				j++
-			}
-			buf = append(buf, s[i:j]...)
-			i = j
-		}
-	}
-	return buf, nil
-}
-
-func readHex4(s []byte, i int) (rune, int, bool) {
-	if i+4 > len(s) {
-		return 0, i, false
-	}
-	n, err := strconv.ParseUint(string(s[i:i+4]), 16, 16)
-	if err != nil {
-		return 0, i, false
-	}
-	return rune(n), i + 4, true
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,9 +18,8 @@ import (
 	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
+	"sportsdb/internal/testsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/calendar from the current answers")
 
 func calendarPath(key, scope, id string) string {
 	return "/calendar/" + key + "/" + scope + "/" + id + ".ics"
@@ -43,7 +41,7 @@ func TestCalendarGolden(t *testing.T) {
 				t.Fatalf("%d %q: %.300s", r.Status, r.Header.Get("Content-Type"), r.Body)
 			}
 			path := filepath.Join("testdata", "calendar", tt.file)
-			if *update {
+			if testsupport.Update() {
 				if err := os.WriteFile(path, r.Body, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,19 +13,14 @@ import (
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/testsupport"
 )
 
 // redisLimiter is a limiter on SPORTSDB_TEST_REDIS under a prefix of its own (its keys
 // expire by themselves); without the variable the test is skipped, or fails under CI.
 func redisLimiter(t *testing.T, prefix string) *ratelimit.Redis {
 	t.Helper()
-	url := os.Getenv("SPORTSDB_TEST_REDIS")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SPORTSDB_TEST_REDIS is not set; CI must run the Redis tests")
-		}
-		t.Skip("SPORTSDB_TEST_REDIS not set")
-	}
+	url := testsupport.Env(t, "SPORTSDB_TEST_REDIS")
 	if !strings.Contains(url, "://") {
 		url = "redis://" + url
 	}

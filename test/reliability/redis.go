@@ -15,7 +15,7 @@ const redisLimit = 30
 // proxy, cuts Redis, sends one key's requests to both, brings Redis back and sends more; once
 // with a new key, once with a key half used just before. During the outage each replica limits
 // on its own, going on from what it admitted through Redis, and what it admitted is counted in
-// Redis when Redis returns (README, "Rate limits"): so the worst number of admissions in any
+// Redis when Redis returns (docs/CONFIGURATION.md, "Rate limits"): so the worst number of admissions in any
 // 60 s is at most the limit times the replicas, and once the window is used up nothing more is
 // admitted after Redis is back.
 func checkRedisOutage(ctx context.Context, cfg *config, t *T) {

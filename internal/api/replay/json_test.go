@@ -1,59 +1,13 @@
 package replay_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"sportsdb/internal/testsupport"
 )
-
-// canonical writes a JSON value with its object keys in their order and strings in one
-// spelling (the recordings escape "/" as "\/", which is the same string).
-func canonical(dec *json.Decoder, out *strings.Builder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		b, _ := json.Marshal(tok)
-		out.Write(b)
-		return nil
-	}
-	out.WriteString(d.String())
-	for i := 0; dec.More(); i++ {
-		if i > 0 {
-			out.WriteByte(',')
-		}
-		if d == '{' {
-			k, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			b, _ := json.Marshal(k)
-			out.Write(b)
-			out.WriteByte(':')
-		}
-		if err := canonical(dec, out); err != nil {
-			return err
-		}
-	}
-	end, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	out.WriteString(end.(json.Delim).String())
-	return nil
-}
-
-func canonicalOf(b []byte) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out strings.Builder
-	err := canonical(dec, &out)
-	return out.String(), err
-}
 
 // recordsOf reads a body {"key":[records]} into its key and each record in canonical form.
 func recordsOf(body []byte) (string, []string, error) {
@@ -71,7 +25,7 @@ func recordsOf(body []byte) (string, []string, error) {
 		}
 		recs := make([]string, len(raws))
 		for i, r := range raws {
-			c, err := canonicalOf(r)
+			c, err := testsupport.Canonical(r)
 			if err != nil {
 				return k, nil, err
 			}
@@ -106,21 +60,8 @@ func fieldList(rec string) string {
 
 // firstDifference shows where two bodies first differ, in canonical form.
 func firstDifference(got, want []byte) string {
-	g, err := canonicalOf(got)
-	if err != nil {
-		g = string(got)
+	if d := testsupport.JSONDiff(got, want); d != "" {
+		return d
 	}
-	w, err := canonicalOf(want)
-	if err != nil {
-		w = string(want)
-	}
-	if g == w {
-		return "same JSON, other bytes"
-	}
-	i := 0
-	for i < len(g) && i < len(w) && g[i] == w[i] {
-		i++
-	}
-	from := max(0, i-80)
-	return fmt.Sprintf("differs at byte %d:\n got …%.200s\nwant …%.200s", i, g[from:], w[from:])
+	return "same JSON, other bytes"
 }

@@ -206,7 +206,7 @@ func (r reason) verify(got *apitest.Response, want []byte) string {
 	switch r.check {
 	case sameRecords:
 		if !slices.Equal(sortedCopy(grecs), sortedCopy(wrecs)) {
-			return "not the recorded records: " + firstDifference([]byte(strings.Join(sortedCopy(grecs), "\n")), []byte(strings.Join(sortedCopy(wrecs), "\n")))
+			return "not the recorded records: " + firstDifference([]byte("["+strings.Join(sortedCopy(grecs), ",")+"]"), []byte("["+strings.Join(sortedCopy(wrecs), ",")+"]"))
 		}
 	case sameFields:
 		if len(wrecs) == 0 {

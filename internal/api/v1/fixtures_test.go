@@ -1,14 +1,12 @@
 package v1_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/testsupport"
 )
 
 // TestFixtures: for every recorded v1 answer of the public service, a database holding only
@@ -41,94 +39,9 @@ func TestFixtures(t *testing.T) {
 			if r.Status != 200 {
 				t.Fatalf("status %d, body %.200s", r.Status, r.Body)
 			}
-			sameJSON(t, r.Body, want)
+			if d := testsupport.JSONDiff(r.Body, want); d != "" {
+				t.Fatal(d)
+			}
 		})
-	}
-}
-
-// sameJSON compares two JSON documents with object keys in their order.
-func sameJSON(t testing.TB, got, want []byte) {
-	t.Helper()
-	g, err := ordered(got)
-	if err != nil {
-		t.Fatalf("answer is not JSON: %v: %.300s", err, got)
-	}
-	w, err := ordered(want)
-	if err != nil {
-		t.Fatalf("expected is not JSON: %v", err)
-	}
-	if g == w {
-		return
-	}
-	i := 0
-	for i < len(g) && i < len(w) && g[i] == w[i] {
-		i++
-	}
-	from := max(0, i-120)
-	t.Fatalf("answers differ at byte %d:\n got: …%.240s\nwant: …%.240s", i, g[from:], w[from:])
-}
-
-// ordered re-encodes JSON with key order kept and string escapes normalised.
-func ordered(b []byte) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out strings.Builder
-	if err := writeValue(dec, &out); err != nil {
-		return "", err
-	}
-	if dec.More() {
-		return "", fmt.Errorf("data after the JSON value")
-	}
-	return out.String(), nil
-}
-
-func writeValue(dec *json.Decoder, out *strings.Builder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch v := tok.(type) {
-	case json.Delim:
-		closing := map[json.Delim]string{'{': "}", '[': "]"}[v]
-		out.WriteString(v.String())
-		for n := 0; dec.More(); n++ {
-			if n > 0 {
-				out.WriteByte(',')
-			}
-			if v == '{' {
-				k, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				kb, _ := json.Marshal(k)
-				out.Write(kb)
-				out.WriteByte(':')
-			}
-			if err := writeValue(dec, out); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-		out.WriteString(closing)
-	default:
-		vb, _ := json.Marshal(v)
-		out.Write(vb)
-	}
-	return nil
-}
-
-// TestOrderedJSON: the fixture comparison sees key order and ignores escape spelling.
-func TestOrderedJSON(t *testing.T) {
-	a, _ := ordered([]byte(`{"a":"1","b":null}`))
-	b, _ := ordered([]byte(`{"b":null,"a":"1"}`))
-	if a == b {
-		t.Fatal("key order is not compared")
-	}
-	c, _ := ordered([]byte(`{"a":"\/x\u00e9"}`))
-	d, _ := ordered([]byte(`{"a":"/xé"}`))
-	if c != d {
-		t.Fatalf("escapes compared: %s vs %s", c, d)
 	}
 }

@@ -2,7 +2,6 @@ package v1_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,8 @@ import (
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
+	"sportsdb/internal/testsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current answers")
 
 // goldens name one request per response shape: every file, each view and variant.
 var goldens = []struct {
@@ -97,7 +95,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("status %d: %s", res.Status, res.Body)
 			}
 			file := filepath.Join("testdata", "golden", g.name+".json")
-			if *update {
+			if testsupport.Update() {
 				if err := os.WriteFile(file, res.Body, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -108,7 +106,9 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%v (run go test ./internal/api/v1 -update)", err)
 			}
 			if !bytes.Equal(res.Body, want) {
-				sameJSON(t, res.Body, want)
+				if d := testsupport.JSONDiff(res.Body, want); d != "" {
+					t.Fatal(d)
+				}
 				t.Fatalf("same JSON, different bytes:\n got: %.300s\nwant: %.300s", res.Body, want)
 			}
 		})

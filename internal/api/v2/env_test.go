@@ -1,11 +1,7 @@
 package v2_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -110,43 +106,4 @@ func direct(st store.Records) func(tb testing.TB, path string) answer {
 		a.Serve(w, httptest.NewRequest(http.MethodGet, "/", nil), tg, store.Premium)
 		return answer{status: w.Code, header: w.Header(), body: w.Body.Bytes()}
 	}
-}
-
-// jsonTokens lists a JSON document's tokens: keys in order, numbers apart from strings.
-func jsonTokens(b []byte) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out []string
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fmt.Sprintf("%T:%v", tok, tok))
-	}
-}
-
-// sameJSON says where two JSON documents first differ, keeping key order and the type of
-// every value; "" when they are the same.
-func sameJSON(got, want []byte) string {
-	g, err := jsonTokens(got)
-	if err != nil {
-		return "got is not JSON: " + err.Error()
-	}
-	w, err := jsonTokens(want)
-	if err != nil {
-		return "want is not JSON: " + err.Error()
-	}
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			return fmt.Sprintf("token %d: got %s, want %s", i, g[i], w[i])
-		}
-	}
-	if len(g) != len(w) {
-		return fmt.Sprintf("got %d tokens, want %d", len(g), len(w))
-	}
-	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/testsupport"
 )
 
 // Every recorded v2 response, imported alone into a fresh database with its URL as import
@@ -27,7 +28,7 @@ func TestFixturesServedBackAsRecorded(t *testing.T) {
 				t.Errorf("Content-Type %q", ct)
 			}
 			want := readFile(t, fx.File)
-			if diff := sameJSON(got.Body, want); diff != "" {
+			if diff := testsupport.JSONDiff(got.Body, want); diff != "" {
 				t.Fatalf("GET %s: %s", fx.PathQuery, diff)
 			}
 			if string(got.Body) != string(want) {

@@ -2,7 +2,6 @@ package v2_test
 
 import (
 	"bytes"
-	"flag"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,9 +9,8 @@ import (
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/record"
+	"sportsdb/internal/testsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current answers")
 
 // allFixtures lists every recorded response with its request, in the order of urls.tsv.
 func allFixtures(t testing.TB) []apitest.Import {
@@ -104,7 +102,7 @@ var goldenCases = []struct{ name, path string }{
 func TestGolden(t *testing.T) {
 	env := fullEnv(t, apitest.Options{})
 	dir := filepath.Join("testdata", "golden")
-	if *update {
+	if testsupport.Update() {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +121,7 @@ func TestGolden(t *testing.T) {
 				t.Errorf("Content-Type %q", ct)
 			}
 			file := filepath.Join(dir, c.name+".json")
-			if *update {
+			if testsupport.Update() {
 				if err := os.WriteFile(file, got.Body, 0o644); err != nil {
 					t.Fatal(err)
 				}

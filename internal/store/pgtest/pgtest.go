@@ -12,19 +12,14 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"sportsdb/internal/testsupport"
 )
 
 // DSN is the test server. Without one the test skips, except under CI, which must never skip.
 func DSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv("SPORTSDB_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SPORTSDB_TEST_POSTGRES is not set; CI must run the PostgreSQL tests")
-		}
-		t.Skip("SPORTSDB_TEST_POSTGRES is not set")
-	}
-	return dsn
+	return testsupport.Env(t, "SPORTSDB_TEST_POSTGRES")
 }
 
 var seq atomic.Int64
