@@ -102,7 +102,6 @@ func holds(r record.Record, v string) bool {
 	return false
 }
 
-
 // answeringTx stores, of the records of an answer, those that answer the request, at most
 // the endpoint's cap, and none that would rename a record the store holds.
 type answeringTx struct {
