@@ -46,9 +46,9 @@ func guarded(hc *http.Client, base string, log *slog.Logger) (*http.Client, erro
 // maxInFlight bounds the bytes of upstream answers held at once by every fetch of the
 // process together (the mirror's workers and every read-through), from the first byte read
 // until the answer is stored: one answer as large as maxBody fits, several do not.
-const maxInFlight = 64 << 20
+const maxInFlight = 96 << 20
 
-// readChunk is the step in which an answer's bytes are counted against maxInFlight.
+// readChunk is the first step in which an answer's bytes are counted against maxInFlight.
 const readChunk = 256 << 10
 
 // inFlight counts the answer bytes held by the process's fetches.
@@ -100,12 +100,14 @@ func readBody(r io.Reader, contentLength int64) (body []byte, free func(), err e
 			return nil, func() {}, errTooLarge
 		}
 		if len(body) == cap(body) {
-			if !inFlight.take(readChunk) {
+			// Doubling keeps the copies linear; the budget counts what is allocated.
+			grow := int64(min(max(cap(body), readChunk), maxBody+1-cap(body)))
+			if !inFlight.take(grow) {
 				free()
 				return nil, func() {}, errCrowded
 			}
-			held += readChunk
-			grown := make([]byte, len(body), cap(body)+readChunk)
+			held += grow
+			grown := make([]byte, len(body), int64(cap(body))+grow)
 			copy(grown, body)
 			body = grown
 		}
