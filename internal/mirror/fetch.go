@@ -90,11 +90,12 @@ func commitOnly(ctx context.Context, st store.Store, e store.FrontierEntry, a an
 		}
 		if a.status == "ok" {
 			rt := &recordingTx{Tx: tx}
+			var sink store.Tx = rt
 			if keep != nil {
-				*keep = answeringTx{Tx: tx, st: st, asked: keep.asked}
-				rt.Tx = keep
+				*keep = answeringTx{Tx: rt, st: st, asked: keep.asked}
+				sink = keep
 			}
-			if _, err := ingest.Response(ctx, rt, a.body, masked(e.URL)); err != nil {
+			if _, err := ingest.Response(ctx, sink, a.body, masked(e.URL)); err != nil {
 				return &rejected{err}
 			}
 			if keep != nil && len(rt.recs) == 0 && keep.dropped+keep.renamed > 0 {

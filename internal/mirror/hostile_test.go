@@ -206,7 +206,7 @@ func TestReadThroughStoresOnlyWhatAnswers(t *testing.T) {
 	if n > 2+100 {
 		t.Errorf("%d teams stored: a search stores at most its cap (100)", n)
 	}
-	for _, want := range []string{"lookupteam.php?id=700350101", "would rename a stored one", "past its cap"} {
+	for _, want := range []string{"answered from the store as it is", "lookupteam.php?id=700350101", "would rename a stored one", "past its cap"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("no log line says %q:\n%.2000s", want, logs.String())
 		}
