@@ -308,17 +308,20 @@ func checkUpstreamMemory(ctx context.Context, cfg *config, t *T) {
 }
 
 // peakKiB is the peak resident memory of a process (VmHWM), from /proc.
-func peakKiB(pid int) (int, error) {
+func peakKiB(pid int) (int, error) { return procKiB(pid, "VmHWM") }
+
+// procKiB is a memory figure of /proc/<pid>/status, in KiB.
+func procKiB(pid int, field string) (int, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, fmt.Errorf("read process status: %w", err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
 			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
 		}
 	}
-	return 0, fmt.Errorf("no VmHWM in process status")
+	return 0, fmt.Errorf("no %s in process status", field)
 }
 
 // checkUpstreamRetryAfter: read-through honours a 429's Retry-After (capped at 2 minutes):
