@@ -136,6 +136,9 @@ func (p *objectParser) value(b []byte, i int, name string) (int, error) {
 		return i, err
 	}
 	f.end = len(p.arena)
+	if f.end-f.start > maxField {
+		return i, bad(i, "the value of %s is longer than %d MiB", safeName(name), maxField>>20)
+	}
 	p.fields = append(p.fields, f)
 	return i, nil
 }

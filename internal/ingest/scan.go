@@ -21,6 +21,9 @@ const (
 	// maxValue bounds one record (or one envelope key or message) so that a file without
 	// structure cannot make the importer read all of it into memory.
 	maxValue = 64 << 20
+	// maxField bounds one field's value: the longest real ones (descriptions) are a few
+	// KiB, and a longer one would cost its size in every answer that holds the record.
+	maxField = 1 << 20
 )
 
 // reader is a growable window over a file.

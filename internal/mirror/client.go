@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"sort"
@@ -31,6 +31,24 @@ type client struct {
 	backoff  time.Duration // the first retry's wait; each next one doubles, with jitter
 	// sent holds each of this client's slots until 60 s after its answer came (see sentLog).
 	sent sentLog
+	// paused holds every request back while the upstream asked to wait (Retry-After).
+	paused pause
+	log    *slog.Logger
+}
+
+// newClient is the client of checked options (see Options.defaults).
+func newClient(o Options) (*client, error) {
+	base := strings.TrimRight(o.From, "/")
+	hc, err := guarded(o.HTTP, base, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	rate := o.Rate
+	if rate == 0 {
+		rate = DefaultRate
+	}
+	return &client{base: base, key: o.Key, http: hc, clock: o.Clock, limiter: o.Limiter,
+		budgetID: BudgetID(o.Key), rate: rate, log: o.Logger}, nil
 }
 
 // sentLog holds the client's own requests against its rate until a minute after each was
@@ -94,6 +112,15 @@ type answer struct {
 	status string
 	body   []byte
 	note   string
+	// free gives the body's bytes back to the in-flight budget; nil when none are held.
+	free func()
+}
+
+// release gives the answer's bytes back once it is stored or dropped.
+func (a answer) release() {
+	if a.free != nil {
+		a.free()
+	}
 }
 
 // target is the request of a frontier URL ("v1/file.php?q" or "v2/path"), and the same
@@ -128,6 +155,11 @@ func (c *client) target(u string) (req *http.Request, masked string, err error) 
 func (c *client) get(ctx context.Context, u string) (answer, error) {
 	var last error
 	for attempt := 0; ; attempt++ {
+		if d := c.paused.left(c.clock.Now()); d > 0 {
+			if err := c.clock.Sleep(ctx, d); err != nil {
+				return answer{}, err
+			}
+		}
 		if err := c.sent.take(ctx, c.clock, c.rate); err != nil {
 			return answer{}, err
 		}
@@ -152,9 +184,10 @@ func (c *client) get(ctx context.Context, u string) (answer, error) {
 		if attempt >= c.retries {
 			return answer{}, last
 		}
-		wait := retryAfter
-		if wait == 0 {
-			wait = c.backoffFor(attempt)
+		wait := c.backoffFor(attempt)
+		if retryAfter > 0 {
+			// Every request of the client waits with this one.
+			wait = c.paused.set(c.clock.Now(), retryAfter, masked+": "+err.Error(), c.log)
 		}
 		if err := c.clock.Sleep(ctx, wait); err != nil {
 			return answer{}, err
@@ -196,26 +229,43 @@ func (e *retryable) Error() string { return e.msg }
 // 429 to wait out.
 func (c *client) once(ctx context.Context, req *http.Request) (answer, time.Duration, error) {
 	resp, err := c.http.Do(req.WithContext(ctx))
+	if errors.Is(err, errOffOrigin) {
+		return answer{status: "refused", note: "redirected off the upstream's origin; not followed"}, 0, nil
+	}
 	if err != nil {
 		return answer{}, 0, &retryable{msg: "network: " + err.Error()}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 		return answer{}, c.retryAfter(resp.Header), &retryable{msg: "HTTP 429 (rate limited by the upstream)"}
 	case resp.StatusCode >= 500:
 		return answer{}, c.retryAfter(resp.Header), &retryable{msg: "HTTP " + strconv.Itoa(resp.StatusCode)}
+	}
+	body, free, err := readBody(resp.Body, resp.ContentLength)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return answer{status: "refused", note: err.Error()}, 0, nil
+	case errors.Is(err, errCrowded):
+		return answer{}, 0, &retryable{msg: err.Error()}
 	case err != nil:
 		return answer{}, 0, &retryable{msg: "body cut short: " + err.Error()}
-	case len(body) > maxBody:
-		return answer{status: "refused", note: "body larger than 64 MiB"}, 0, nil
-	case resp.StatusCode == http.StatusBadRequest && strings.Contains(string(body), "Invalid API key"):
-		return answer{}, 0, errBadKey
-	case resp.StatusCode != http.StatusOK:
-		return answer{status: "refused", note: "HTTP " + strconv.Itoa(resp.StatusCode) + ": " + short(body)}, 0, nil
 	}
-	return classify(body)
+	var a answer
+	switch {
+	case resp.StatusCode == http.StatusBadRequest && strings.Contains(string(body), "Invalid API key"):
+		err = errBadKey
+	case resp.StatusCode != http.StatusOK:
+		a = answer{status: "refused", note: "HTTP " + strconv.Itoa(resp.StatusCode) + ": " + short(body)}
+	default:
+		a, _, err = classify(body)
+	}
+	if err != nil || a.status != "ok" {
+		free()
+		return a, 0, err
+	}
+	a.free = free
+	return a, 0, nil
 }
 
 // noData is the message of v2's answer when nothing is found.

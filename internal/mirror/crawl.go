@@ -25,6 +25,8 @@ type crawler struct {
 	freeKey bool
 
 	requests, records, messages, refused, failed atomic.Int64
+	// lastFailure is the error of the last request whose retries ran out.
+	lastFailure atomic.Value
 }
 
 func newCrawler(opts Options) (*crawler, error) {
@@ -42,16 +44,18 @@ func newCrawler(opts Options) (*crawler, error) {
 			leagues[l] = true
 		}
 	}
-	rate := opts.Rate
-	if rate == 0 {
-		rate = DefaultRate
+	c, err := newClient(opts)
+	if err != nil {
+		return nil, err
 	}
-	c := &client{base: strings.TrimRight(opts.From, "/"), key: opts.Key, http: opts.HTTP, clock: opts.Clock,
-		limiter: opts.Limiter, budgetID: BudgetID(opts.Key), rate: rate, retries: opts.Retries, backoff: opts.Backoff}
+	c.retries, c.backoff = opts.Retries, opts.Backoff
 	return &crawler{opt: opts, c: c, st: opts.Store, fr: fr,
 		plan: &plan{leagues: leagues, seasons: opts.Seasons,
 			teamSport: (&sportFormats{st: opts.Store, known: map[string]bool{}}).teamSport}}, nil
 }
+
+// errAllFailed is a run in which the upstream answered no request.
+var errAllFailed = errors.New("the upstream answered no request")
 
 // probeURL tells the key's reach: a premium key on an upstream that answers v2 gets sports
 // here; a free key gets "Premium API key required".
@@ -79,6 +83,9 @@ func (cr *crawler) run(ctx context.Context) (Summary, error) {
 	err = cr.loop(ctx)
 	sum := cr.summary(context.WithoutCancel(ctx))
 	cr.prog.done(sum.String())
+	if err == nil && sum.Requests == 0 && sum.Failed > 0 {
+		err = fmt.Errorf("mirror: all %d requests failed, nothing was mirrored; the last: %v: %w", sum.Failed, cr.lastFailure.Load(), errAllFailed)
+	}
 	switch {
 	case err == nil, cr.opt.Follow && errors.Is(err, context.Canceled):
 		return sum, nil
@@ -112,6 +119,9 @@ func (cr *crawler) probe(ctx context.Context) error {
 		if e, err = cr.fr.FrontierGet(ctx, probeURL); err != nil {
 			return fmt.Errorf("mirror: %w", err)
 		}
+	}
+	if e.Status == "failed" {
+		return fmt.Errorf("mirror: the upstream does not answer (%s), nothing was mirrored: %w", e.Note, errAllFailed)
 	}
 	cr.plan.v2 = e.Status == "ok"
 	cr.freeKey = strings.Contains(e.Note, "Premium API key required")

@@ -26,6 +26,7 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 	if err != nil {
 		cr.opt.Metrics.count("mirror", "failed", 0)
 		cr.failed.Add(1)
+		cr.lastFailure.Store(err.Error())
 		cr.opt.Logger.Warn("mirror: request failed", "error", err)
 		e.Fails++
 		e.Status, e.Note = "failed", err.Error()
@@ -38,6 +39,7 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 	}
 	cr.requests.Add(1)
 	n, err := commit(ctx, cr.st, e, a, now, cr.plan)
+	a.release()
 	if err != nil {
 		return err
 	}
@@ -73,6 +75,11 @@ func (cr *crawler) mark(ctx context.Context, e store.FrontierEntry) error {
 // the requests its records lead to, in one transaction. A body the importer rejects is kept
 // out and the entry marked "refused" with the reason. It returns the records stored.
 func commit(ctx context.Context, st store.Store, e store.FrontierEntry, a answer, now time.Time, p *plan) (int, error) {
+	return commitOnly(ctx, st, e, a, now, p, nil)
+}
+
+// commitOnly is commit storing, with keep, only the records that answer the request (read-through).
+func commitOnly(ctx context.Context, st store.Store, e store.FrontierEntry, a answer, now time.Time, p *plan, keep *answeringTx) (int, error) {
 	e.Fetched, e.Status, e.Note, e.Fails = now, a.status, a.note, 0
 	e.Due = now.Add(freshness(e.URL, nil, now))
 	var stored int
@@ -83,8 +90,16 @@ func commit(ctx context.Context, st store.Store, e store.FrontierEntry, a answer
 		}
 		if a.status == "ok" {
 			rt := &recordingTx{Tx: tx}
-			if _, err := ingest.Response(ctx, rt, a.body, masked(e.URL)); err != nil {
+			var sink store.Tx = rt
+			if keep != nil {
+				*keep = answeringTx{Tx: rt, st: st, asked: keep.asked}
+				sink = keep
+			}
+			if _, err := ingest.Response(ctx, sink, a.body, masked(e.URL)); err != nil {
 				return &rejected{err}
+			}
+			if keep != nil && len(rt.recs) == 0 && keep.dropped+keep.renamed > 0 {
+				return &rejected{keep.refusal()}
 			}
 			stored = len(rt.recs)
 			e.Due = now.Add(freshness(e.URL, rt.recs, now))
@@ -100,7 +115,7 @@ func commit(ctx context.Context, st store.Store, e store.FrontierEntry, a answer
 	var rej *rejected
 	if errors.As(err, &rej) {
 		a = answer{status: "refused", note: "not stored: " + rej.err.Error()}
-		return commit(ctx, st, e, a, now, nil)
+		return commitOnly(ctx, st, e, a, now, nil, nil)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("mirror: store %s: %w", masked(e.URL), err)

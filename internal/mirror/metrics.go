@@ -15,7 +15,7 @@ func NewMetrics() *Metrics {
 	return &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sportsdb_upstream_requests_total",
-			Help: "Requests to the upstream API by source (mirror, readthrough) and outcome (ok, message, refused, failed, budget_spent).",
+			Help: "Requests to the upstream API by source (mirror, readthrough) and outcome (ok, message, refused, failed, budget_spent, paused).",
 		}, []string{"source", "outcome"}),
 		records: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sportsdb_upstream_records_total",

@@ -86,8 +86,10 @@ type Options struct {
 	// default 6. Backoff is the first retry's wait (doubling after); default 1 s.
 	Retries int
 	Backoff time.Duration
-	// Clock defaults to SystemClock; Limiter to an in-memory one on that clock. A Redis
-	// limiter shares the budget with read-through and other replicas (see BudgetID).
+	// Clock defaults to SystemClock; Limiter to one keeping the budget in the Store's
+	// database (store.Budget), which a restarted mirror and a server reading through on the
+	// same database share, else to an in-memory one on that clock. A Redis limiter shares the
+	// budget with read-through and other replicas (see BudgetID).
 	Clock   Clock
 	Limiter ratelimit.Limiter
 	// Redis, when set, keeps the budget in Redis (see RedisPrefix), shared by every mirror
@@ -214,6 +216,9 @@ func (o *Options) defaults() error {
 			return fmt.Errorf("mirror: %w", err)
 		}
 		o.Limiter, o.closeLimiter = l, l.Close
+	}
+	if b, ok := o.Store.(store.Budget); ok && o.Limiter == nil {
+		o.Limiter = storeLimiter{b: b, clock: o.Clock}
 	}
 	if o.Limiter == nil {
 		o.Limiter = ratelimit.NewMemory(nowOnly{o.Clock})

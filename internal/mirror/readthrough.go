@@ -73,12 +73,10 @@ func NewFetcher(o FetcherOptions) (*Fetcher, error) {
 	if o.HTTP == nil {
 		mo.HTTP = &http.Client{Timeout: o.Timeout}
 	}
-	rate := o.Rate
-	if rate == 0 {
-		rate = DefaultRate
+	c, err := newClient(mo)
+	if err != nil {
+		return nil, err
 	}
-	c := &client{base: strings.TrimRight(o.From, "/"), key: o.Key, http: mo.HTTP, clock: mo.Clock,
-		limiter: mo.Limiter, budgetID: BudgetID(o.Key), rate: rate}
 	return &Fetcher{c: c, st: o.Store, clock: mo.Clock, log: mo.Logger, close: mo.closeLimiter, m: o.Metrics,
 		inflight: map[string]*flight{}, fresh: map[string]time.Time{}}, nil
 }
@@ -163,6 +161,10 @@ func (f *Fetcher) fetch(ctx context.Context, u string) (bool, error) {
 	case err != nil:
 		e = store.FrontierEntry{URL: u, Priority: prioDetails}
 	}
+	if left := f.c.paused.left(now); left > 0 {
+		f.m.count("readthrough", "paused", 0)
+		return false, fmt.Errorf("%w: the upstream asked to wait %s more", ErrBudgetSpent, left.Round(time.Second))
+	}
 	d, err := f.c.limiter.Allow(ctx, f.c.budgetID, f.c.rate)
 	if err != nil {
 		return false, fmt.Errorf("mirror: read-through: rate budget: %w", err)
@@ -175,20 +177,35 @@ func (f *Fetcher) fetch(ctx context.Context, u string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	a, _, err := f.c.once(ctx, req)
+	a, retryAfter, err := f.c.once(ctx, req)
 	if err != nil {
 		err = fmt.Errorf("mirror: read-through of %s: %w", masked(u), scrub(err, f.c.key))
 		f.log.Warn("upstream request failed", "error", err)
 		f.m.count("readthrough", "failed", 0)
+		if retryAfter > 0 {
+			f.c.paused.set(f.clock.Now(), retryAfter, err.Error(), f.log)
+		}
 		return false, err
 	}
-	n, err := commit(ctx, f.st, e, a, f.clock.Now(), nil)
+	keep := &answeringTx{asked: askedOf(u)}
+	n, err := commitOnly(ctx, f.st, e, a, f.clock.Now(), nil, keep)
+	a.release()
 	if err != nil {
 		return false, err
 	}
-	f.m.count("readthrough", a.status, n)
-	if stored, err := f.st.(store.Frontier).FrontierGet(ctx, u); err == nil {
-		f.remember(u, stored.Due)
+	stored, err := f.st.(store.Frontier).FrontierGet(ctx, u)
+	if err != nil {
+		return n > 0, fmt.Errorf("mirror: read-through: %w", err)
+	}
+	f.remember(u, stored.Due)
+	f.m.count("readthrough", stored.Status, n)
+	switch {
+	case stored.Status != "ok":
+		f.log.Warn("mirror: read-through answer not stored; answered from the store as it is",
+			"request", masked(u), "outcome", stored.Status, "why", stored.Note)
+	case keep.dropped+keep.renamed > 0:
+		f.log.Warn("mirror: read-through stored part of an answer", "request", masked(u),
+			"stored", n, "why", keep.refusal().Error())
 	}
 	return n > 0, nil
 }

@@ -176,6 +176,12 @@ func checks() []check {
 		{name: "outage/postgres-hang", timeout: 3 * time.Minute, fn: checkPostgresHang, needs: needPG},
 		{name: "outage/redis-two-replicas", timeout: 4 * time.Minute, fn: checkRedisOutage, needs: needRedis},
 		{name: "sigterm/drain-under-load", timeout: 3 * time.Minute, fn: checkDrain},
+		{name: "upstream/redirect-keeps-key", timeout: 2 * time.Minute, fn: checkUpstreamRedirect},
+		{name: "upstream/budget-across-sigkill", timeout: 2 * time.Minute, fn: checkUpstreamBudgetKill},
+		{name: "upstream/all-failed-first-run", timeout: 2 * time.Minute, fn: checkUpstreamAllFailed},
+		{name: "upstream/poisoned-read-through", timeout: 2 * time.Minute, fn: checkUpstreamPoison},
+		{name: "upstream/memory-hostile-bodies", timeout: 2 * time.Minute, fn: checkUpstreamMemory},
+		{name: "upstream/retry-after", timeout: 2 * time.Minute, fn: checkUpstreamRetryAfter},
 		{name: "log/every-server", timeout: time.Minute, fn: checkEveryLog},
 	}
 }

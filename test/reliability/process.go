@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -140,18 +139,7 @@ func (s *server) exited() bool {
 }
 
 // rssKiB is the resident memory of a process, from /proc.
-func rssKiB(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, fmt.Errorf("read process status: %w", err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-		}
-	}
-	return 0, errors.New("no VmRSS in process status")
-}
+func rssKiB(pid int) (int, error) { return procKiB(pid, "VmRSS") }
 
 // cliResult is the outcome of one sportsdb command.
 type cliResult struct {

@@ -1,0 +1,6 @@
+package postgres
+
+import "sportsdb/internal/store"
+
+// The upstream budgets (store.Budget) are sqlstore.DB's BudgetTake.
+var _ store.Budget = (*Store)(nil)

@@ -1,0 +1,9 @@
+package postgres
+
+import (
+	"testing"
+
+	"sportsdb/internal/store/storetest"
+)
+
+func TestBudget(t *testing.T) { storetest.Budget(t, openFresh(t)) }
