@@ -32,6 +32,8 @@ type liveState struct {
 	leaser  StreamLeaser
 	replica string
 	log     *slog.Logger
+	// keys ends the streams of revoked keys (livekeys.go).
+	keys *keyStreams
 
 	mu      sync.Mutex
 	open    map[string]int                 // by key hash: the streams open here
@@ -58,7 +60,7 @@ func newLiveState(s *Server) *liveState {
 		limits = live.OpenStreams
 	}
 	l := &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, log: s.cfg.Logger,
-		open: map[string]int{}, leases: map[string]map[string]struct{}{}}
+		open: map[string]int{}, leases: map[string]map[string]struct{}{}, keys: newKeyStreams(s.cfg.Auth)}
 	if sl, ok := s.cfg.Limiter.(StreamLeaser); ok {
 		b := make([]byte, 8)
 		_, _ = rand.Read(b)
@@ -291,7 +293,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 		return
 	}
 	// The slot is given back when the stream ends, which may be after this handler returns.
-	err = s.live.hub.Serve(r.Context(), w, r, f, since, release)
+	stop, forget := s.live.keys.add(k.Hash)
+	err = s.live.hub.Serve(r.Context(), stop, w, r, f, since, func() { forget(); release() })
 	switch {
 	case errors.Is(err, live.ErrNotOpened):
 		s.fail(w, r, respond.Internal(err))
