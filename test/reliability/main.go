@@ -176,6 +176,9 @@ func checks() []check {
 		{name: "outage/postgres-hang", timeout: 3 * time.Minute, fn: checkPostgresHang, needs: needPG},
 		{name: "outage/redis-two-replicas", timeout: 4 * time.Minute, fn: checkRedisOutage, needs: needRedis},
 		{name: "sigterm/drain-under-load", timeout: 3 * time.Minute, fn: checkDrain},
+		{name: "streams/revoked-key-ends-streams", timeout: time.Minute, fn: checkRevokedStreams},
+		{name: "changes/bad-parameters", timeout: time.Minute, fn: checkBadLiveParameters},
+		{name: "streams/malformed-paths", timeout: time.Minute, fn: checkMalformedStreamPaths},
 		{name: "log/every-server", timeout: time.Minute, fn: checkEveryLog},
 	}
 }
