@@ -54,6 +54,8 @@ type Deps struct {
 	AccessLog *server.AccessLog
 	// Upstream, if set, reads through to another API (serve --upstream: a mirror.Fetcher).
 	Upstream server.Upstream
+	// WarmUp: /readyz waits for a warm-up of the server's answers (serve).
+	WarmUp bool
 }
 
 // Server builds the HTTP handler. Keys and failed-key limits run on the wall clock even
@@ -82,6 +84,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
+		WarmUp:   d.WarmUp,
 	})
 }
 
