@@ -159,3 +159,50 @@ func checkMalformedStreamPaths(ctx context.Context, cfg *config, t *T) {
 		t.Fail("clients leaving were logged as failures %d times: %s", n, lineWith(srv.log.String(), "stream ended"))
 	}
 }
+
+// checkReadyAfterWarmUp starts a server and, once /readyz says ready, sends it a burst of
+// concurrent requests: the server must have warmed up before it said ready (its log says
+// so), and the burst's answers are reported.
+func checkReadyAfterWarmUp(ctx context.Context, cfg *config, t *T) {
+	fx, srv, err := ownServer(ctx, cfg, "warmstart")
+	if err != nil {
+		t.Fail("%v", err)
+		return
+	}
+	defer srv.stop()
+	start := time.Now()
+	for {
+		a, err := rawExchange(srv.addr, request("/readyz"), 10*time.Second)
+		if err == nil && a.status == http.StatusOK {
+			break
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fail("/readyz not ready 30 s after the server listened: %d %v", a.status, err)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Figure("from listening to ready", "%d ms", time.Since(start).Milliseconds())
+	paths := []string{"/api/v1/json/{K}/searchteams.php?t=Arsenal", "/api/v1/json/{K}/lookupteam.php?id=133604",
+		"/api/v2/json/{K}/changes?limit=1", "/api/v1/json/{K}/searchplayers.php?p=Smith"}
+	took := make(chan time.Duration, 64)
+	for i := range cap(took) {
+		go func() {
+			begin := time.Now()
+			path := strings.ReplaceAll(paths[i%len(paths)], "{K}", fx.premium)
+			if code := status(t, srv.addr, path); code != http.StatusOK {
+				t.Fail("%s right after ready: %d", path, code)
+			}
+			took <- time.Since(begin)
+		}()
+	}
+	slowest := time.Duration(0)
+	for range cap(took) {
+		slowest = max(slowest, <-took)
+	}
+	t.Figure("slowest of 64 concurrent answers right after ready", "%d ms", slowest.Milliseconds())
+	time.Sleep(300 * time.Millisecond) // the log is buffered briefly
+	if !strings.Contains(srv.log.String(), "warmed up") {
+		t.Fail("the server said ready without a warm-up in its log")
+	}
+}

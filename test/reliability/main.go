@@ -179,6 +179,7 @@ func checks() []check {
 		{name: "streams/revoked-key-ends-streams", timeout: time.Minute, fn: checkRevokedStreams},
 		{name: "changes/bad-parameters", timeout: time.Minute, fn: checkBadLiveParameters},
 		{name: "streams/malformed-paths", timeout: time.Minute, fn: checkMalformedStreamPaths},
+		{name: "start/ready-after-warm-up", timeout: time.Minute, fn: checkReadyAfterWarmUp},
 		{name: "log/every-server", timeout: time.Minute, fn: checkEveryLog},
 	}
 }
