@@ -231,7 +231,8 @@ first_answer() {
 
 # start_server NAME DB ADDR [FLAG...]: sportsdb serve on DB at ADDR with an empty response
 # cache (its disk part in $RUN/cache-NAME, emptied first), logging to $RUN/NAME.log; waits
-# until it answers and sets SERVER_PID.
+# until it says ready and sets SERVER_PID. /readyz is 503 until the name index is built and the
+# server's warm-up answers are done: a run that began before measured the start's stall.
 start_server() {
 	local name=$1 db=$2 addr=$3 level=warn
 	shift 3

@@ -64,7 +64,7 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
-	deps := app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog}
+	deps := app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog, WarmUp: true}
 	upstream, upstreamMetrics, err := newUpstream(c, st, logger)
 	if err != nil {
 		return err

@@ -55,6 +55,8 @@ type Deps struct {
 	AccessLog *server.AccessLog
 	// Upstream, if set, reads through to another API (serve --upstream: a mirror.Fetcher).
 	Upstream server.Upstream
+	// WarmUp: /readyz waits for a warm-up of the server's answers (serve).
+	WarmUp bool
 }
 
 // Server builds the HTTP handler, once per Prepared: the mounts read the store it is given.
@@ -90,6 +92,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
+		WarmUp:   d.WarmUp,
 	})
 }
 

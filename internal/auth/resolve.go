@@ -75,7 +75,12 @@ func (a *Authenticator) Resolve(ctx context.Context, key string) (store.Key, err
 	if key == "" || len(key) > MaxKeyLength {
 		return store.Key{}, ErrUnknownKey
 	}
-	h := Hash(key)
+	return a.ResolveHash(ctx, Hash(key))
+}
+
+// ResolveHash is Resolve for a key known by its hash, through the same cache: what holds a
+// key's hash only (an open stream) learns of a revocation when new requests with it do.
+func (a *Authenticator) ResolveHash(ctx context.Context, h string) (store.Key, error) {
 	if c, ok := a.get(h, a.clk.Now()); ok {
 		return c.answer(h)
 	}

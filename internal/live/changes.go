@@ -54,15 +54,51 @@ func ParseSince(q url.Values) (int64, error) {
 	return n, nil
 }
 
+// parseLimit reads a limit by the rule of cursors: decimal digits and nothing else (no sign,
+// no space); a limit over MaxLimit is MaxLimit.
 func parseLimit(q url.Values) (int, error) {
 	if !q.Has("limit") {
 		return DefaultLimit, nil
 	}
-	n, err := strconv.Atoi(q.Get("limit"))
-	if err != nil || n < 1 || len(q.Get("limit")) > 9 {
+	n, ok := ParseCursor(q.Get("limit"))
+	if !ok || n < 1 {
 		return 0, badRequest(fmt.Sprintf("Invalid limit: want a number from 1 to %d", MaxLimit))
 	}
-	return min(n, MaxLimit), nil
+	return int(min(n, MaxLimit)), nil
+}
+
+// params are the parameters the feed and the streams read.
+var params = []string{"since", "kinds", "limit"}
+
+// Query reads the query of a change feed or stream request. Where a parameter could be read
+// in more than one way it is refused, not read in part: a bad percent escape, a ';' between
+// parameters (which Go's own parser drops with the pair), a parameter given twice.
+func Query(r *http.Request) (url.Values, error) {
+	q := url.Values{}
+	for pair := range strings.SplitSeq(r.URL.RawQuery, "&") {
+		if pair == "" {
+			continue
+		}
+		if strings.Contains(pair, ";") {
+			return nil, badRequest("Invalid query: separate parameters with &, not ;")
+		}
+		rawName, rawValue, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(rawName)
+		if err != nil {
+			return nil, badRequest(fmt.Sprintf("Invalid query: bad percent escape in %q", clipValue(rawName)))
+		}
+		value, err := url.QueryUnescape(rawValue)
+		if err != nil {
+			return nil, badRequest(fmt.Sprintf("Invalid %s: bad percent escape", clipValue(name)))
+		}
+		q[name] = append(q[name], value)
+	}
+	for _, name := range params {
+		if len(q[name]) > 1 {
+			return nil, badRequest(fmt.Sprintf("Invalid %s: given more than once", name))
+		}
+	}
+	return q, nil
 }
 
 func badRequest(msg string) error { return respond.WithCode(http.StatusBadRequest, msg, nil) }
@@ -76,7 +112,11 @@ func clipValue(s string) string {
 
 // ServeChanges answers GET changes?since=&kinds=&limit= from the feed of src.
 func ServeChanges(w http.ResponseWriter, r *http.Request, src store.Feed) {
-	q := r.URL.Query()
+	q, err := Query(r)
+	if err != nil {
+		respond.Error(w, r, err)
+		return
+	}
 	since, err := ParseSince(q)
 	if err != nil {
 		respond.Error(w, r, err)

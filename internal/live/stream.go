@@ -60,6 +60,8 @@ func hasKind(ks []*record.Kind, k *record.Kind) bool {
 type Stream struct {
 	hub    *Hub
 	filter Filter
+	// stop ends the stream from the server's side, as a drain does.
+	stop context.Context
 	// buf holds what the next flush writes, after chunkRoom bytes kept free for the chunk's
 	// size line.
 	buf []byte
@@ -107,14 +109,14 @@ func ParseCursor(s string) (int64, bool) {
 var ErrNotOpened = errors.New("stream not opened")
 
 // Serve streams events after since (FromOldest: from now on) until the client leaves, the
-// server drains, or a write fails; done (if not nil) is called once when it ends, or when it
-// could not open (ErrNotOpened, nothing written). The caller has set
-// the headers (SetHeaders) and any other answer to the request is its own.
+// server drains, stop ends (the key was revoked) or a write fails; done (if not nil) is
+// called once when it ends, or when it could not open (ErrNotOpened, nothing written). The
+// caller has set the headers (SetHeaders) and any other answer to the request is its own.
 //
 // On an HTTP/1 connection Serve returns once the stream is open and the stream goes on in a
 // goroutine of its own, over the connection taken from net/http; otherwise (HTTP/2, a
 // ResponseWriter that cannot hand its connection over) it streams until the end.
-func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, r *http.Request, f Filter, since int64, done func()) error {
+func (h *Hub) Serve(ctx, stop context.Context, w http.ResponseWriter, r *http.Request, f Filter, since int64, done func()) error {
 	if err := h.subscribe(ctx); err != nil {
 		if done != nil {
 			done()
@@ -133,7 +135,7 @@ func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, r *http.Request,
 	if pos == store.FromOldest {
 		pos = h.cursor()
 	}
-	s := &Stream{hub: h, filter: f}
+	s := &Stream{hub: h, filter: f, stop: stop}
 	rc := http.NewResponseController(w)
 	w.WriteHeader(http.StatusOK)
 	conn, rw, err := rc.Hijack()
@@ -141,6 +143,9 @@ func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, r *http.Request,
 		// A stream outlives the server's read and write timeouts; errors mean the writer has
 		// no deadlines to clear.
 		defer end()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(stop, cancel)()
 		s.w, s.rc = w, rc
 		_ = rc.SetReadDeadline(time.Time{})
 		_ = rc.SetWriteDeadline(time.Time{})
@@ -153,13 +158,14 @@ func (h *Hub) Serve(ctx context.Context, w http.ResponseWriter, r *http.Request,
 		// A request pipelined behind the stream's is never answered.
 		_, _ = rw.Reader.Discard(rw.Reader.Buffered())
 	}
-	sctx, cancel := context.WithCancel(context.Background())
+	sctx, cancel := context.WithCancel(stop)
 	go s.watchClose(cancel)
 	go func() {
 		defer end()
 		defer conn.Close()
 		defer cancel()
-		if err := s.open(sctx, pos); err != nil {
+		// A client that left is no failure: its reads stop halfway (a catch-up).
+		if err := s.open(sctx, pos); err != nil && sctx.Err() == nil {
 			h.log.Warn("stream ended by a failure", "err", err)
 		}
 	}()
@@ -202,7 +208,7 @@ func (s *Stream) run(ctx context.Context, pos int64) error {
 			check = false
 			next, err := s.catchUp(ctx, pos)
 			if err != nil {
-				return err
+				return s.ended(ctx, err)
 			}
 			pos = next
 			if err := s.flush(); err != nil {
@@ -224,9 +230,22 @@ func (s *Stream) run(ctx context.Context, pos int64) error {
 		select {
 		case <-v.wait:
 		case <-ctx.Done():
-			return nil
+			return s.ended(ctx, nil)
 		}
 	}
+}
+
+// ended is what run returns when it stops on err: nothing when the client left or the server
+// stopped the stream (then the answer is ended properly, as a drain ends it).
+func (s *Stream) ended(ctx context.Context, err error) error {
+	if s.stop.Err() != nil {
+		s.end()
+		return nil
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // catchUp sends the changes after pos from the store, a page at a time, for a stream

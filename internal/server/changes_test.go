@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -54,6 +55,17 @@ func TestChangesEndpoint(t *testing.T) {
 		{"bad kind", "/api/v2/json/changes?kinds=event,goal", "premium", 400, `{"Message":"Unknown kind \"goal\" in kinds: want names like event,livescore,team"}`},
 		{"zero limit", "/api/v2/json/changes?limit=0", "premium", 400, `{"Message":"Invalid limit: want a number from 1 to 1000"}`},
 		{"bad limit", "/api/v2/json/changes?limit=ten", "premium", 400, `{"Message":"Invalid limit: want a number from 1 to 1000"}`},
+		{"escaped kinds", "/api/v2/json/changes?kinds=event%2Clivescore", "premium", 200, `{"changes":[` + ch2 + `],"next":"3"}`},
+		{"bad escape in since", "/api/v2/json/changes?since=%zz", "premium", 400, `{"Message":"Invalid since: bad percent escape"}`},
+		{"bad escape in kinds", "/api/v2/json/changes?kinds=%", "premium", 400, `{"Message":"Invalid kinds: bad percent escape"}`},
+		{"bad escape in a name", "/api/v2/json/changes?%zz=1", "premium", 400, `{"Message":"Invalid query: bad percent escape in \"%zz\""}`},
+		{"semicolon", "/api/v2/json/changes?since=1;limit=2", "premium", 400, `{"Message":"Invalid query: separate parameters with &, not ;"}`},
+		{"since twice", "/api/v2/json/changes?since=1&since=2", "premium", 400, `{"Message":"Invalid since: given more than once"}`},
+		{"signed limit", "/api/v2/json/changes?limit=+5", "premium", 400, `{"Message":"Invalid limit: want a number from 1 to 1000"}`},
+		{"plus-signed limit", "/api/v2/json/changes?limit=%2B5", "premium", 400, `{"Message":"Invalid limit: want a number from 1 to 1000"}`},
+		{"spaced limit", "/api/v2/json/changes?limit=%205", "premium", 400, `{"Message":"Invalid limit: want a number from 1 to 1000"}`},
+		{"bad escape on a stream", "/api/v2/json/stream/changes?kinds=%", "premium", 400, `{"Message":"Invalid kinds: bad percent escape"}`},
+		{"semicolon on a stream", "/api/v2/json/{key}/stream/livescore?since=1;kinds=x", "", 400, `{"Message":"Invalid query: separate parameters with &, not ;"}`},
 		{"free key", "/api/v2/json/changes", "123", 400, `{"Message":"Premium API key required"}`},
 		{"no key", "/api/v2/json/changes", "", 400, `{"Message":"Invalid API key"}`},
 		{"bad stream kind", "/api/v2/json/stream/changes?kinds=x", "premium", 400, `{"Message":"Unknown kind \"x\" in kinds: want names like event,livescore,team"}`},
@@ -62,6 +74,10 @@ func TestChangesEndpoint(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodGet, "http://sportsdb.test"+strings.ReplaceAll(tc.path, "{key}", e.premium), nil)
+			// A stream opened where a refusal is due ends with the test's patience, as a 200.
+			ctx, cancel := context.WithTimeout(context.Background(), wait)
+			defer cancel()
+			r = r.WithContext(ctx)
 			switch tc.key {
 			case "premium":
 				r.Header.Set("X-API-KEY", e.premium)

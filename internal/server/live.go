@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/live"
 	"sportsdb/internal/ratelimit"
@@ -30,6 +31,8 @@ type liveState struct {
 	leaser  StreamLeaser
 	replica string
 	log     *slog.Logger
+	// keys ends the streams of revoked keys (livekeys.go).
+	keys *keyStreams
 
 	mu      sync.Mutex
 	open    map[string]int                 // by key hash: the streams open here
@@ -56,7 +59,7 @@ func newLiveState(s *Server) *liveState {
 		limits = live.OpenStreams
 	}
 	l := &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, log: s.cfg.Logger,
-		open: map[string]int{}, leases: map[string]map[string]struct{}{}}
+		open: map[string]int{}, leases: map[string]map[string]struct{}{}, keys: newKeyStreams(s.cfg.Auth)}
 	if sl, ok := s.cfg.Limiter.(StreamLeaser); ok {
 		b := make([]byte, 8)
 		_, _ = rand.Read(b)
@@ -171,7 +174,7 @@ var liveWords = map[string]bool{"changes": true, "stream": true}
 
 // liveTarget is a request for the change feed or a stream.
 type liveTarget struct {
-	what      string // "changes", "livescore" or "stream"
+	what      string // "changes", "livescore" or "stream"; "" for a live path that is none (404)
 	sport     string // folded; livescore streams only
 	pathKey   string
 	headerKey bool
@@ -179,21 +182,26 @@ type liveTarget struct {
 }
 
 // parseLive reads /api/v2/json/[{key}/]changes and /api/v2/json/[{key}/]stream/...; ok is
-// false for every other path.
+// false for every other path. A path under changes or stream that names nothing (an empty
+// or spaced segment, one too many) is a live path with no what: 404, without a key check,
+// so that it counts nothing against the client's failed key checks.
 func parseLive(rawPath string) (t liveTarget, ok bool) {
 	rest, found := strings.CutPrefix(rawPath, "/api/v2/json/")
 	if !found {
 		return t, false
 	}
 	segs := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	if !liveWords[segs[0]] {
+	switch {
+	case liveWords[segs[0]]:
+		t.headerKey = true
+	case len(segs) > 1 && liveWords[segs[1]]:
 		key, err := url.PathUnescape(segs[0])
 		if err != nil || key == "" {
-			return t, false
+			return liveTarget{route: api.OtherRoute}, true
 		}
 		t.pathKey, segs = key, segs[1:]
-	} else {
-		t.headerKey = true
+	default:
+		return t, false
 	}
 	switch {
 	case len(segs) == 1 && segs[0] == "changes":
@@ -204,13 +212,13 @@ func parseLive(rawPath string) (t liveTarget, ok bool) {
 		t.what, t.route = "livescore", "v2/stream/livescore"
 		if len(segs) == 3 {
 			sport, err := url.PathUnescape(segs[2])
-			if err != nil || len(sport) > maxSegment || record.Fold(sport) == "" {
-				return t, false
+			if err != nil || len(sport) > maxSegment || strings.TrimSpace(sport) != sport || record.Fold(sport) == "" {
+				return liveTarget{route: api.OtherRoute}, true
 			}
 			t.sport = record.Fold(sport)
 		}
 	default:
-		return t, false
+		return liveTarget{route: api.OtherRoute}, true
 	}
 	return t, true
 }
@@ -218,6 +226,9 @@ func parseLive(rawPath string) (t liveTarget, ok bool) {
 // logPath is the path the access log shows: as sent when the key came in X-API-KEY, with the
 // key segment as {key} otherwise.
 func (t liveTarget) logPath(rawPath string) string {
+	if t.what == "" {
+		return rawPath // scrubbed whole by the route
+	}
 	if t.headerKey {
 		return clip(rawPath)
 	}
@@ -231,6 +242,10 @@ func (t liveTarget) logPath(rawPath string) string {
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request, t liveTarget, addr string) {
 	ctx := respond.NewContext(r.Context(), t.route, s.cfg.Logger)
 	r = r.WithContext(ctx)
+	if t.what == "" {
+		s.fail(w, r, respond.ErrNotFound)
+		return
+	}
 	key := t.pathKey
 	if t.headerKey {
 		key = r.Header.Get("X-API-KEY")
@@ -279,7 +294,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 		return
 	}
 	// The slot is given back when the stream ends, which may be after this handler returns.
-	err = s.live.hub.Serve(r.Context(), w, r, f, since, release)
+	stop, forget := s.live.keys.add(k.Hash)
+	err = s.live.hub.Serve(r.Context(), stop, w, r, f, since, func() { forget(); release() })
 	switch {
 	case errors.Is(err, live.ErrNotOpened):
 		s.fail(w, r, respond.Internal(err))
@@ -291,8 +307,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 // streamParams reads what a stream follows and where it resumes: Last-Event-ID, which an
 // EventSource sends when it reconnects, wins over ?since= of the URL it was opened with.
 func streamParams(r *http.Request, t liveTarget) (live.Filter, int64, error) {
-	q := r.URL.Query()
 	f := live.Filter{Kinds: []*record.Kind{record.LiveScore}, Sport: t.sport, Name: "livescore"}
+	q, err := live.Query(r)
+	if err != nil {
+		return f, 0, err
+	}
 	if t.what == "stream" {
 		kinds, err := live.ParseKinds(q.Get("kinds"))
 		if err != nil {

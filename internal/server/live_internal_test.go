@@ -32,10 +32,19 @@ func TestLivePathsAndRoutes(t *testing.T) {
 			t.Errorf("the log shows %s as %s, want %s", tc.path, got, tc.scrubbed)
 		}
 	}
-	for _, p := range []string{"/api/v2/json/stream", "/api/v2/json/stream/other", "/api/v2/json/KEY/stream/changes/x",
-		"/api/v2/json/livescore/soccer", "/api/v2/json/KEY/lookup/team/1", "/api/v2/json/", "/api/v1/json/KEY/changes"} {
+	for _, p := range []string{"/api/v2/json/livescore/soccer", "/api/v2/json/KEY/lookup/team/1", "/api/v2/json/",
+		"/api/v1/json/KEY/changes"} {
 		if lt, ok := parseLive(p); ok {
 			t.Errorf("parseLive(%s) = %+v, want no live path", p, lt)
+		}
+	}
+	// Under changes or stream but naming nothing: a live path that is not found.
+	for _, p := range []string{"/api/v2/json/stream", "/api/v2/json/stream/other", "/api/v2/json/KEY/stream/changes/x",
+		"/api/v2/json/stream/livescore/Soccer%20", "/api/v2/json/stream/livescore//", "/api/v2/json//stream/livescore",
+		"/api/v2/json/stream/livescore/soccer/extra", "/api/v2/json/KEY/stream/livescore/soccer/extra",
+		"/api/v2/json/changes/x", "/api/v2/json/%zz/changes"} {
+		if lt, ok := parseLive(p); !ok || lt.what != "" || lt.route != "other" {
+			t.Errorf("parseLive(%s) = %+v, %v; want a live path that names nothing, route other", p, lt, ok)
 		}
 	}
 }

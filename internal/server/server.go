@@ -69,6 +69,8 @@ type Config struct {
 	// (upstream.go); UpstreamTimeout bounds a request's wait for it (default 5 s).
 	Upstream        Upstream
 	UpstreamTimeout time.Duration
+	// WarmUp answers a set of requests before /readyz says ready (warmup.go).
+	WarmUp bool
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -86,6 +88,8 @@ type Server struct {
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
 	live     *liveState // change feed and streams (live.go)
+	// warmedUp closes when the warm-up has ended (warmup.go); stopWarmUp ends it early.
+	warmedUp, stopWarmUp chan struct{}
 }
 
 // New builds a server over the mounts it is handed.
@@ -121,6 +125,12 @@ func New(cfg Config) *Server {
 	}
 	s.cache = respcache.New(opts)
 	s.live = newLiveState(s)
+	s.warmedUp, s.stopWarmUp = make(chan struct{}), make(chan struct{})
+	if cfg.WarmUp {
+		go s.warmUp(s.stopWarmUp)
+	} else {
+		close(s.warmedUp)
+	}
 	return s
 }
 
@@ -128,6 +138,12 @@ func New(cfg Config) *Server {
 // which read the database the caller owns and closes next) and closes the response cache's
 // file. The server must not answer requests after.
 func (s *Server) Close() error {
+	select {
+	case <-s.stopWarmUp:
+	default:
+		close(s.stopWarmUp)
+	}
+	<-s.warmedUp // it reads the store
 	if st, ok := s.cfg.Store.(interface{ Stop() }); ok {
 		st.Stop()
 	}
@@ -307,15 +323,18 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 }
 
 // warmed waits, within ctx, for a store that builds something in memory at start (the name
-// index) to have built it: until then its answers are slower, so a load balancer should
-// wait before sending it traffic.
+// index) to have built it, and for the server's warm-up (warmup.go) to have ended: until
+// then its answers are slower, so a load balancer should wait before sending it traffic.
 func (s *Server) warmed(ctx context.Context) bool {
-	w, ok := s.cfg.Store.(interface{ Warmed() <-chan struct{} })
-	if !ok {
-		return true
+	if w, ok := s.cfg.Store.(interface{ Warmed() <-chan struct{} }); ok {
+		select {
+		case <-w.Warmed():
+		case <-ctx.Done():
+			return false
+		}
 	}
 	select {
-	case <-w.Warmed():
+	case <-s.warmedUp:
 		return true
 	case <-ctx.Done():
 		return false

@@ -180,6 +180,12 @@ func serveStore(t *testing.T, st store.Store, limits map[store.Tier]int) (*serve
 // serveStoreWith is serveStore with requests counted by limiter.
 func serveStoreWith(t *testing.T, st store.Store, limits map[store.Tier]int, limiter server.Limiter) (*server.Server, string, string) {
 	t.Helper()
+	return serveStoreKeys(t, st, limits, limiter, clock.System{})
+}
+
+// serveStoreKeys is serveStoreWith with keys looked up on keyClock.
+func serveStoreKeys(t *testing.T, st store.Store, limits map[store.Tier]int, limiter server.Limiter, keyClock clock.Clock) (*server.Server, string, string) {
+	t.Helper()
 	ctx := context.Background()
 	if err := auth.EnsurePublished(ctx, st); err != nil {
 		t.Fatal(err)
@@ -195,7 +201,7 @@ func serveStoreWith(t *testing.T, st store.Store, limits map[store.Tier]int, lim
 	srv := server.New(server.Config{
 		Store: st, Clock: clock.System{}, Mounts: app.Mounts(st, clock.System{}, caps.New()), Limits: limits,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Auth:     auth.New(st, clock.System{}, auth.Options{}),
+		Auth:     auth.New(st, keyClock, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),
 		Limiter:  limiter,
 		CacheDir: t.TempDir(),

@@ -182,6 +182,10 @@ func checks() []check {
 		{name: "upstream/poisoned-read-through", timeout: 2 * time.Minute, fn: checkUpstreamPoison},
 		{name: "upstream/memory-hostile-bodies", timeout: 2 * time.Minute, fn: checkUpstreamMemory},
 		{name: "upstream/retry-after", timeout: 2 * time.Minute, fn: checkUpstreamRetryAfter},
+		{name: "streams/revoked-key-ends-streams", timeout: time.Minute, fn: checkRevokedStreams},
+		{name: "changes/bad-parameters", timeout: time.Minute, fn: checkBadLiveParameters},
+		{name: "streams/malformed-paths", timeout: time.Minute, fn: checkMalformedStreamPaths},
+		{name: "start/ready-after-warm-up", timeout: time.Minute, fn: checkReadyAfterWarmUp},
 		{name: "log/every-server", timeout: time.Minute, fn: checkEveryLog},
 	}
 }

@@ -1,0 +1,83 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sportsdb/internal/record"
+	"sportsdb/internal/server"
+	"sportsdb/internal/store"
+)
+
+// heldWarming is a store that says when its in-memory build has ended (warmed closes), and
+// holds every Find and Get until release closes, telling when the first one came (entered).
+type heldWarming struct {
+	store.Store
+	warmed, entered, release chan struct{}
+	once                     sync.Once
+}
+
+func (h *heldWarming) Warmed() <-chan struct{} { return h.warmed }
+
+func (h *heldWarming) hold(ctx context.Context) error {
+	h.once.Do(func() { close(h.entered) })
+	select {
+	case <-h.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (h *heldWarming) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
+	if err := h.hold(ctx); err != nil {
+		return nil, err
+	}
+	return h.Store.Find(ctx, q)
+}
+
+func (h *heldWarming) Get(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
+	if err := h.hold(ctx); err != nil {
+		return record.Record{}, err
+	}
+	return h.Store.Get(ctx, k, id)
+}
+
+// A server with a warm-up is not ready while its store builds, nor while its warm-up answers
+// are under way (held here in the store): /readyz says 503 "starting". Once they are done it
+// says ready.
+func TestReadyWaitsForTheWarmUp(t *testing.T) {
+	h := &heldWarming{warmed: make(chan struct{}), entered: make(chan struct{}), release: make(chan struct{})}
+	c := newConfigured(t, func(cfg *server.Config) {
+		h.Store, cfg.Store, cfg.WarmUp = cfg.Store, h, true
+	})
+	ready := func(when string, want int) {
+		t.Helper()
+		r := c.get("/readyz", "192.0.2.1:1")
+		status := `"status":"ready"`
+		if want != 200 {
+			status = `"status":"starting"`
+		}
+		if r.Code != want || !strings.Contains(r.Body.String(), status) {
+			t.Fatalf("/readyz %s: %d %s, want %d %s", when, r.Code, r.Body, want, status)
+		}
+	}
+	ready("while the store builds", 503)
+	close(h.warmed)
+	select {
+	case <-h.entered:
+	case <-time.After(wait):
+		t.Fatal("no warm-up reached the store once it had warmed")
+	}
+	ready("while the warm-up is under way", 503)
+	close(h.release)
+	select {
+	case <-c.srv.WarmedUp():
+	case <-time.After(wait):
+		t.Fatal("the warm-up did not end")
+	}
+	ready("after the warm-up", 200)
+}
