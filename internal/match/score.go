@@ -66,7 +66,8 @@ func (m *matcher) score(ev record.Record) (candidate, bool) {
 		return c, false
 	}
 	c.date = m.dateFit(ev, &c)
-	c.league = 0.5
+	// A league or round the name does not name contradicts nothing.
+	c.league = 1
 	if len(m.leagues) > 0 {
 		c.league = 0
 		if l := m.leagues[ev.Str("idLeague")]; l != nil {
@@ -74,7 +75,7 @@ func (m *matcher) score(ev record.Record) (candidate, bool) {
 			c.why = append(c.why, "league "+l.name)
 		}
 	}
-	c.round = 0.5
+	c.round = 1
 	if m.p.round > 0 {
 		c.round = 0
 		if ev.Str("intRound") == strconv.Itoa(m.p.round) {
