@@ -5,6 +5,7 @@ import (
 	"sportsdb/internal/calendar"
 	"sportsdb/internal/live"
 	"sportsdb/internal/openapi"
+	"sportsdb/internal/xmltv"
 )
 
 // maxSegment bounds a segment of the server's own paths (calendars) as the APIs bound theirs.
@@ -45,6 +46,7 @@ func (s *Server) routeNames() []string {
 		names = append(names, "calendar/"+string(sc))
 	}
 	names = append(names, openapi.Routes...)
+	names = append(names, xmltv.Routes...)
 	names = append(names, live.Routes()...)
 	for _, m := range s.mounts() {
 		names = append(names, m.Routes()...)

@@ -27,6 +27,7 @@ import (
 	"sportsdb/internal/openapi"
 	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/store"
+	"sportsdb/internal/xmltv"
 )
 
 // Config is what a server is built from.
@@ -87,6 +88,7 @@ type Server struct {
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
 	live     *liveState // change feed and streams (live.go)
+	xmltv    http.Handler
 }
 
 // DefaultLimits are the public service's requests per rolling minute of each tier.
@@ -168,6 +170,7 @@ func New(cfg Config) *Server {
 	s.cache.misses = s.metrics.cache.WithLabelValues("miss").Inc
 	s.cache.refreshes = s.metrics.cache.WithLabelValues("refresh").Inc
 	s.live = newLiveState(s)
+	s.xmltv = s.newXMLTV()
 	return s
 }
 
@@ -230,6 +233,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasPrefix(path, "/calendar/") {
 		s.serveCalendar(rec, r, addr, &path, &route)
+		return
+	}
+	if strings.HasPrefix(path, xmltv.Prefix) {
+		s.serveXMLTV(rec, r, &path, &route)
 		return
 	}
 	if lt, ok := parseLive(path); ok {
@@ -389,7 +396,8 @@ func ownRoute(route string) bool {
 	case "healthz", "readyz", "metrics":
 		return true
 	}
-	return strings.HasPrefix(route, "calendar/") || strings.HasPrefix(route, "v2/changes") || strings.HasPrefix(route, "v2/stream/")
+	return strings.HasPrefix(route, "calendar/") || strings.HasPrefix(route, "v2/changes") || strings.HasPrefix(route, "v2/stream/") ||
+		strings.HasPrefix(route, "xmltv/")
 }
 
 // clip shortens a path for the log.
