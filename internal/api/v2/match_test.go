@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/openapi/openapitest"
 	"sportsdb/internal/record"
 )
 
@@ -61,6 +62,9 @@ func TestMatchEventFindsTheGame(t *testing.T) {
 	}
 	if string(a.Match[0].Event) != string(want.Lookup[0]) {
 		t.Errorf("event is not lookup/event's record:\n%s\n%s", a.Match[0].Event, want.Lookup[0])
+	}
+	if err := openapitest.New(t).Check("/api/v2/json/match/event?q="+url.QueryEscape(name), 200, r.Body); err != nil {
+		t.Errorf("the answer is not the OpenAPI document's: %v", err)
 	}
 }
 
