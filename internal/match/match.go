@@ -299,7 +299,8 @@ var latestFirst = []store.Order{{Field: "strTimestamp", Desc: true}, {Field: "id
 func (m *matcher) findEvents() ([]record.Record, error) {
 	var qs [][]store.Cond
 	days := m.days()
-	if ids := m.bestTeams(); len(ids) > 0 {
+	ids := m.bestTeams()
+	if len(ids) > 0 {
 		var home, away []store.Cond
 		for _, id := range ids {
 			home = append(home, eq("idHomeTeam", id))
@@ -311,7 +312,10 @@ func (m *matcher) findEvents() ([]record.Record, error) {
 			qs = append(qs, []store.Cond{{Or: home}, {Or: away}})
 		}
 	}
-	if len(m.leagues) > 0 {
+	// A league's events are read on the days named (a few), or, when no team is named (an
+	// event sport), in the years named: a league's season without a day is many events,
+	// which the teams' games between them already hold.
+	if len(m.leagues) > 0 && (len(days) > 0 || len(ids) == 0) {
 		switch {
 		case len(days) > 0:
 			qs = append(qs, m.inLeagues(store.Cond{Or: days}))
