@@ -294,13 +294,13 @@ func (m *matcher) days() []store.Cond {
 // latestFirst orders events read without a date: a recording is most often of a recent game.
 var latestFirst = []store.Order{{Field: "strTimestamp", Desc: true}, {Field: "idEvent", Numeric: true, Desc: true}}
 
-// findEvents reads the events of the teams found (both teams when there is no date), and
-// the events of the leagues named on the days named (or in the years named), each once.
+// findEvents reads the events of the teams found (both teams when there is no date), the
+// events of the leagues named on the days named, and, when no league is named, the events
+// whose own name the words hold; each once.
 func (m *matcher) findEvents() ([]record.Record, error) {
 	var qs [][]store.Cond
 	days := m.days()
-	ids := m.bestTeams()
-	if len(ids) > 0 {
+	if ids := m.bestTeams(); len(ids) > 0 {
 		var home, away []store.Cond
 		for _, id := range ids {
 			home = append(home, eq("idHomeTeam", id))
@@ -312,18 +312,8 @@ func (m *matcher) findEvents() ([]record.Record, error) {
 			qs = append(qs, []store.Cond{{Or: home}, {Or: away}})
 		}
 	}
-	// A league's events are read on the days named (a few), or, when no team is named (an
-	// event sport), in the years named: a league's season without a day is many events,
-	// which the teams' games between them already hold.
-	if len(m.leagues) > 0 && (len(days) > 0 || len(ids) == 0) {
-		switch {
-		case len(days) > 0:
-			qs = append(qs, m.inLeagues(store.Cond{Or: days}))
-		case len(m.p.years) > 0:
-			qs = append(qs, m.inLeagues(store.Cond{Or: m.seasons()}))
-		default:
-			qs = append(qs, m.inLeagues())
-		}
+	if len(m.leagues) > 0 && len(days) > 0 {
+		qs = append(qs, m.inLeagues(store.Cond{Or: days}))
 	}
 	if len(m.leagues) == 0 {
 		// No league named: the name may be an event's own (a Grand Prix, a card).
@@ -331,14 +321,35 @@ func (m *matcher) findEvents() ([]record.Record, error) {
 		for _, s := range m.spans {
 			names = append(names, nameEq("strEvent", s.text))
 		}
-		where := []store.Cond{{Or: names}}
-		if len(days) > 0 {
-			where = append(where, store.Cond{Or: days})
-		}
-		qs = append(qs, where)
+		qs = append(qs, append([]store.Cond{{Or: names}}, orNone(days)...))
 	}
-	var out []record.Record
+	out, err := m.readEvents(nil, qs...)
+	if err != nil || len(out) > 0 || len(m.leagues) == 0 || len(days) > 0 {
+		return out, err
+	}
+	// A league without a day and no game of the teams named (an event sport): the league's
+	// events in the years named. Read last: a league's season is many events, which the
+	// teams' games between them hold when there are teams.
+	if len(m.p.years) > 0 {
+		return m.readEvents(out, m.inLeagues(store.Cond{Or: m.seasons()}))
+	}
+	return m.readEvents(out, m.inLeagues())
+}
+
+// orNone is a condition of alternatives, none when there are none.
+func orNone(alts []store.Cond) []store.Cond {
+	if len(alts) == 0 {
+		return nil
+	}
+	return []store.Cond{{Or: alts}}
+}
+
+// readEvents adds to out the events each query selects, each once.
+func (m *matcher) readEvents(out []record.Record, qs ...[]store.Cond) ([]record.Record, error) {
 	seen := map[string]bool{}
+	for _, rec := range out {
+		seen[rec.Str("idEvent")] = true
+	}
 	for _, where := range qs {
 		recs, err := m.st.Find(m.ctx, store.Query{Kind: record.Event, Where: where, OrderBy: latestFirst, Limit: maxEvents})
 		if err != nil {
