@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/ratelimit"
+	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
 
@@ -215,5 +217,53 @@ func TestGuideBadInput(t *testing.T) {
 	doc := decode(t, env.Get(t, countryPath(k, "country=Atlantis")))
 	if len(doc.Channels)+len(doc.Programmes) != 0 {
 		t.Errorf("Atlantis: %+v", doc)
+	}
+}
+
+// logBuffer is a log destination the server's goroutines may write at once.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// The access log shows a guide's path with {key}, and the metrics count it under its route;
+// neither holds a key.
+func TestGuideLogsAndMetricsHoldNoKey(t *testing.T) {
+	var logs logBuffer
+	env := apitest.New(t, apitest.Options{Demo: true, AccessLog: server.NewAccessLog(&logs, true)})
+	env.Get(t, "/xmltv/"+env.PremiumKey+"/team/133604.xml")
+	env.Get(t, countryPath(env.PremiumKey, "country=Turkey"))
+	env.Get(t, countryPath("wrong-key-value", "country=Turkey"))
+	out := logs.String()
+	for _, k := range []string{env.PremiumKey, "wrong-key-value"} {
+		if strings.Contains(out, k) {
+			t.Fatalf("a key reached the log: %s", out)
+		}
+	}
+	if !strings.Contains(out, "/xmltv/{key}/team/133604.xml") || !strings.Contains(out, "/xmltv/{key}/tv.xml") {
+		t.Fatalf("no request lines: %s", out)
+	}
+	body := string(env.Get(t, "/metrics").Body)
+	for _, want := range []string{`sportsdb_http_requests_total{code="200",route="xmltv/team"} 1`,
+		`sportsdb_http_requests_total{code="200",route="xmltv/country"} 1`,
+		`sportsdb_http_requests_total{code="400",route="xmltv/country"} 1`} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if strings.Contains(body, env.PremiumKey) {
+		t.Fatal("a key reached the metrics")
 	}
 }
