@@ -286,13 +286,17 @@ func typo(s string, r *rand.Rand) string {
 	return strings.Join(ws, " ")
 }
 
+// sampleEvery picks the events of the set: every one of them in every shape would take
+// minutes under the race detector, and a sample spread over every league says as much.
+const sampleEvery = 46
+
 // labelledSet writes every shape for a deterministic sample of the demo's events, and the
 // names that are no game.
 func labelledSet(w world) []labelled {
 	r := rand.New(rand.NewPCG(45, 17))
 	var out []labelled
 	for i, ev := range w.events {
-		if i%23 != 0 {
+		if i%sampleEvery != 0 {
 			continue
 		}
 		g := w.game(ev)
@@ -309,7 +313,7 @@ func labelledSet(w world) []labelled {
 	}
 	// Event sports have few events: every one of them, not a sample.
 	for i, ev := range w.events {
-		if ev.Str("idHomeTeam") == "" && i%23 != 0 && i%3 == 0 {
+		if ev.Str("idHomeTeam") == "" && i%sampleEvery != 0 && i%6 == 0 {
 			g := w.game(ev)
 			for _, s := range eventShapes {
 				out = append(out, labelled{s.write(g, r), s.shape, ev.Str("idEvent")})

@@ -184,7 +184,7 @@ func (p *parsed) readDate(toks []string) int {
 		return n
 	case allDigits(a) && len(a) <= 2 && months[b] != 0 && isYear(c):
 		return p.addDate(c, strconv.Itoa(int(months[b])), a, 3)
-	case months[a] != 0 && allDigits(strings.TrimSuffix(strings.TrimSuffix(b, "th"), "st")) && isYear(c):
+	case months[a] != 0 && allDigits(trimOrdinal(b)) && len(trimOrdinal(b)) <= 2 && isYear(c):
 		return p.addDate(c, strconv.Itoa(int(months[a])), trimOrdinal(b), 3)
 	case allDigits(trimOrdinal(a)) && len(a) > 2 && months[b] != 0 && isYear(c):
 		return p.addDate(c, strconv.Itoa(int(months[b])), trimOrdinal(a), 3)

@@ -21,6 +21,7 @@ func TestParseDates(t *testing.T) {
 		{"Chiefs vs Bengals 15 Sep 2024.mkv", []time.Time{day(2024, 9, 15)}},
 		{"Chiefs vs Bengals Sep 15, 2024.mkv", []time.Time{day(2024, 9, 15)}},
 		{"Chiefs vs Bengals 15th September 2024.mkv", []time.Time{day(2024, 9, 15)}},
+		{"Chiefs vs Bengals September 2nd 2024.mkv", []time.Time{day(2024, 9, 2)}},
 		{"Chiefs vs Bengals 31-02-2024.mkv", nil},
 	}
 	for _, tt := range tests {
@@ -65,4 +66,18 @@ func TestTablesRead(t *testing.T) {
 	if _, err := readTables("", "codec: x264"); err == nil {
 		t.Error("a word group that does not exist was read")
 	}
+}
+
+// No name, however odd, makes parse fail: it reads what it can.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"NFL.2024.09.15.Chiefs.vs.Bengals.1080p.WEB.h264-GRP.mkv", "@@@", "vs", "at at at",
+		"15 Sep", "2024 13 45", "[x", "-GRP", "\\server\\share\\a.mkv", "\xff\xfe", "R", "Round"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		p := parse(name, tables)
+		if p.sep > len(p.words) || p.sep == 0 {
+			t.Errorf("%q: separator at %d of %d words", name, p.sep, len(p.words))
+		}
+	})
 }

@@ -75,8 +75,8 @@ type target struct {
 	id    string // the team's id as sent (RouteTeam)
 }
 
-// Parse reads a guide path (escaped, as sent); ok is false for a path that is no guide.
-func Parse(rawPath string) (t target, ok bool) {
+// parsePath reads a guide path (escaped, as sent); ok is false for a path that is no guide.
+func parsePath(rawPath string) (t target, ok bool) {
 	parts := strings.Split(rawPath, "/")
 	if len(parts) < 4 || parts[0] != "" || "/"+parts[1]+"/" != Prefix {
 		return t, false
@@ -99,7 +99,7 @@ func Parse(rawPath string) (t target, ok bool) {
 
 // RouteOf is the route name of a guide path, "" when it is none.
 func RouteOf(rawPath string) string {
-	t, _ := Parse(rawPath)
+	t, _ := parsePath(rawPath)
 	return t.route
 }
 
@@ -113,7 +113,7 @@ func LogPath(rawPath string) string {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	t, ok := Parse(r.URL.EscapedPath())
+	t, ok := parsePath(r.URL.EscapedPath())
 	if !ok {
 		respond.NotFound(w)
 		return
