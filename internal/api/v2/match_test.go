@@ -95,3 +95,16 @@ func TestMatchEventNoGame(t *testing.T) {
 		t.Errorf("free key: %d %s", r.Status, r.Body)
 	}
 }
+
+// The example of README.md and docs/MATCHING.md finds the game it names on the demo data.
+func TestMatchEventDocumentedExample(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true})
+	_, a := getMatch(t, env, "EPL.2026.09.19.Arsenal.vs.Liverpool.1080p.WEB.h264-GRP.mkv")
+	var first struct{ StrEvent, DateEvent string }
+	if len(a.Match) > 0 {
+		_ = json.Unmarshal(a.Match[0].Event, &first)
+	}
+	if first.StrEvent != "Arsenal vs Liverpool" || first.DateEvent != "2026-09-19" || a.Match[0].Score != "1.00" {
+		t.Errorf("documented example: %+v", a)
+	}
+}
