@@ -86,6 +86,10 @@ type Answer struct {
 	Relevance func(record.Record) string
 	// Msg is the message of a Rejected answer.
 	Msg string
+	// Wrap, when set, puts record i of a v2 answer inside an object of its own: Wrap gives
+	// the object's opening up to the record's member name (`{"score":"0.97","why":"…",
+	// "event":`), and a `}` closes it (v2 match/event).
+	Wrap func(i int) []byte
 }
 
 // Answers every row gives in the same words.

@@ -156,6 +156,10 @@ func (r *Request) FindEach(qs ...store.Query) ([]record.Record, error) {
 	return out, nil
 }
 
+// Records is the store the request reads, for an answer that runs its own bounded queries
+// (the file name matcher); its reads count for the response cache as Find's do.
+func (r *Request) Records() store.Records { return r.deps.Store }
+
 // Get reads one record by id. A missing record is no result, never an error: that is the
 // one not-found rule of both versions (each writes "no result" in its own body).
 func (r *Request) Get(k *record.Kind, id string) ([]record.Record, error) {

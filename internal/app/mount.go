@@ -16,11 +16,12 @@ import (
 	"sportsdb/internal/respcache"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
+	"sportsdb/internal/xmltv"
 )
 
 // Mounts builds what the server mounts, each once: the API versions (v2's table asked
 // first: a v2 group as the first segment wins over reading that segment as a key, so
-// /api/v2/json/search/x.php is v2's), the calendars, the API's document from the same API
+// /api/v2/json/search/x.php is v2's), the calendars and TV guides, the API's document from the same API
 // values, and the surfaces others hand over (extra), after the calendars. The APIs and
 // calendars read st through respcache.Tracking, which the response cache needs, on clk.
 // Building the APIs registers their default caps in table, where overrides already loaded
@@ -31,7 +32,7 @@ func Mounts(st store.Records, clk clock.Clock, table *caps.Table, extra ...serve
 	a1, a2 := v1.New(deps), v2.New(deps)
 	return server.Mounts{
 		APIs:     []server.API{{Name: "v2", Mount: a2}, {Name: "v1", Mount: a1}},
-		Surfaces: append([]server.Surface{calendar.NewSurface(tracked, clk)}, extra...),
+		Surfaces: append([]server.Surface{calendar.NewSurface(tracked, clk), xmltv.NewSurface(tracked, clk)}, extra...),
 		LiveView: v2.RecordView,
 		Docs:     docs{openapi.NewHandler(func() openapi.Source { return openapi.For(a1, a2, table, version()) })},
 	}

@@ -55,6 +55,7 @@ func Build(src Source) ([]byte, error) {
 		paths.set("/calendar/{key}/"+string(sc)+"/{id}.ics", newObj("get", calendarOp(sc)))
 	}
 	livePaths(paths)
+	xmltvPaths(paths)
 	doc := newObj(
 		"openapi", "3.1.0",
 		"info", newObj("title", "sportsdb", "version", src.Version, "description", intro),
@@ -65,6 +66,7 @@ func Build(src Source) ([]byte, error) {
 			newObj("name", tagV2, "description", "Premium and business keys, in the X-API-KEY header."),
 			newObj("name", tagV2Key, "description", "The v2 paths with the key as the segment before the group."),
 			newObj("name", tagCalndar, "description", "iCalendar (RFC 5545) feeds of a team's or a league's events."),
+			newObj("name", tagXMLTV, "description", "XMLTV guides for TV-guide software and IPTV players."),
 		},
 		"paths", paths,
 		"components", components(records),

@@ -15,6 +15,7 @@ import (
 	"sportsdb/internal/live"
 	"sportsdb/internal/openapi"
 	"sportsdb/internal/openapi/openapitest"
+	"sportsdb/internal/xmltv"
 )
 
 type operation struct {
@@ -49,16 +50,16 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi %q", doc.OpenAPI)
 	}
-	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces)
+	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces) + len(xmltv.Routes)
 	if len(doc.Paths) != want {
-		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice)", len(doc.Paths), want,
-			len(a1.Docs()), len(a2.Docs()), len(calendar.Scopes), len(live.Surfaces))
+		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice, xmltv %d)", len(doc.Paths), want,
+			len(a1.Docs()), len(a2.Docs()), len(calendar.Scopes), len(live.Surfaces), len(xmltv.Routes))
 	}
 	described := map[string]bool{}
 	for _, item := range doc.Paths {
 		described[item["get"].Route] = true
 	}
-	for _, r := range append(append(a1.Routes(), a2.Routes()...), live.Routes()...) {
+	for _, r := range append(append(append(a1.Routes(), a2.Routes()...), live.Routes()...), xmltv.Routes...) {
 		if !described[r] {
 			t.Errorf("route %s is in no operation", r)
 		}
@@ -156,6 +157,7 @@ func TestSchemasRefuseOtherAnswers(t *testing.T) {
 		{"unknown status", "/api/v2/json/lookup/team/1", 418, `{"Message":"x"}`},
 		{"unknown path", "/api/v3/json/x", 200, `{}`},
 		{"429 in another shape", "/api/v2/json/lookup/team/1", 429, `{"Message":"slow down","error":429}`},
+		{"match item without its score", "/api/v2/json/match/event", 200, `{"match":[{"why":"teams","event":{"idEvent":"1"}}]}`},
 	} {
 		if err := v.Check(c.path, c.status, []byte(c.body)); err == nil {
 			t.Errorf("%s: %s %d %s validated", c.name, c.path, c.status, c.body)
@@ -172,6 +174,7 @@ func TestSchemasRefuseOtherAnswers(t *testing.T) {
 		{"/api/v2/json/lookup/team/1", 429, `{"message":"Rate limit exceeded. Please keep below 100 requests per 1 minute.","error":429}`},
 		{"/api/v1/json/123/all_sports.php", 503, `{"Message":"Service unavailable"}`},
 		{"/calendar/123/team/133604.ics", 400, `{"Message":"Invalid API key"}`},
+		{"/xmltv/123/team/133604.xml", 400, `{"Message":"Invalid API key"}`},
 	} {
 		if err := v.Check(c.path, c.status, []byte(c.body)); err != nil {
 			t.Errorf("%s %d %s: %v", c.path, c.status, c.body, err)

@@ -57,6 +57,7 @@ var v1ParamByRoute = map[string]paramDoc{
 	"v1/livescore.php?l":          {"Accepted and ignored: this feed is not narrowed by league.", ""},
 	"v2/livescore.php?l":          {"A league id: narrows the feed to that league. " + idRule, ""},
 	"v1/search_all_leagues.php?l": {"Not accepted here: answers the rejected-parameter string.", ""},
+	"v2/match/event?q":            {"A media file's name, as the file is called (a path is cut to its last part; at most 400 bytes).", "EPL.2026.09.19.Arsenal.vs.Liverpool.1080p.WEB.h264-GRP.mkv"},
 }
 
 // v2Params describe v2 path parameters by their type, as the route table writes them.

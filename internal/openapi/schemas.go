@@ -88,6 +88,9 @@ func answerSchema(d api.Doc, rec *obj) *obj {
 				newObj("type", "string", "description", "A rejected parameter: the public service's message."),
 			})))
 	}
+	if d.Key == matchKey {
+		rec = matchItem(rec)
+	}
 	found := newObj("type", "object", "required", []string{d.Key}, "additionalProperties", false,
 		"properties", newObj(d.Key, newObj("type", "array", "minItems", 1, "items", rec)))
 	return newObj("oneOf", []any{found, ref("schemas", "NoData")})

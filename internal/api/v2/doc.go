@@ -10,7 +10,7 @@ func (a *API) Docs() []api.Doc {
 		for i := range a.routes {
 			rt := &a.routes[i]
 			out = append(out, api.Doc{Path: prefix + rt.Path, HeaderKey: prefix == "/api/v2/json/",
-				Route: rt.Route, Cap: rt.CapName(), Key: rt.Key, Kind: rt.Kind, View: rt.View,
+				Route: rt.Route, Cap: rt.CapName(), Params: rt.Params, Key: rt.Key, Kind: rt.Kind, View: rt.View,
 				PremiumOnly: rt.PremiumOnly, NumericIDs: rt.numericIDs()})
 		}
 	}

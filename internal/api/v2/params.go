@@ -31,6 +31,8 @@ type args struct {
 	id     string // canonical decimal
 	date   string
 	season string
+	// query is the value of the row's one query parameter (Params), as sent.
+	query string
 }
 
 func (a *args) set(p param, raw string) bool {

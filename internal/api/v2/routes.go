@@ -3,6 +3,7 @@ package v2
 import (
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
+	"sportsdb/internal/match"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -100,4 +101,7 @@ var routes = []endpoint{
 
 	{Path: "livescore/{sportOrLeague}", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: c(100), Route: "v2/livescore", Answer: livescore},
 	{Path: "livescore/all", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
+
+	// Ours (DECISIONS.md section 17): the events a media file's name records, best first.
+	{Path: "match/event", Params: "q", Kind: record.Event, View: "full", Cap: c(match.Max), Answer: matchEvent},
 }

@@ -108,6 +108,9 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 	}
 	rt := &a.routes[t.Row]
 	in, ok := rt.args(t.Args)
+	if rt.Params != "" {
+		in.query = r.URL.Query().Get(rt.Params)
+	}
 	if !ok {
 		respond.NoData(w)
 		return
@@ -120,7 +123,7 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 		return
 	}
-	if err := write(w, rt, ans.Recs, limit); err != nil {
+	if err := write(w, rt, ans, limit); err != nil {
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 	}
 }
@@ -175,7 +178,8 @@ func (c *compiled) args(segs []string) (args, bool) {
 // write is the one place that decides the body: {"<group>":[...]} with records, else
 // {"Message":"No data found"}. Search results carry ids as JSON numbers. The error, of a
 // stored record that does not decode, comes before anything is written.
-func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int) error {
+func write(w http.ResponseWriter, rt *compiled, ans api.Answer, limit int) error {
+	recs := ans.Recs
 	if len(recs) > limit {
 		recs = recs[:limit]
 	}
@@ -193,9 +197,15 @@ func write(w http.ResponseWriter, rt *compiled, recs []record.Record, limit int)
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if ans.Wrap != nil {
+			b = append(b, ans.Wrap(i)...)
+		}
 		var err error
 		if b, err = record.AppendView(b, rec, rt.view, numericIDs); err != nil {
 			return err
+		}
+		if ans.Wrap != nil {
+			b = append(b, '}')
 		}
 	}
 	b = append(b, "]}"...)
