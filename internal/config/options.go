@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sportsdb/internal/api/caps"
+	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -63,6 +64,9 @@ type Config struct {
 	Seed      int64
 	Tier      store.Tier
 	Label     string
+	// KeyValue is the key keys add stores, given by value (a client's built-in key); ""
+	// makes a new random one.
+	KeyValue string
 	Now       time.Time // pins the data clock when set
 
 	// ChangeRetention is how long the change feed keeps changes.
@@ -158,6 +162,8 @@ var Options = []Option{
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { return tier(&c.Tier, v) }},
 	{Name: "label", Env: "SPORTSDB_LABEL", Arg: "TEXT", Help: "a note stored with the key",
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.Label = v; return nil }},
+	{Name: "key", Env: "SPORTSDB_KEY_VALUE", Arg: "VALUE", Help: "store this key (like a client's built-in key) instead of a new random one: 1 to 128 printable characters, no \"/\"",
+		Secret: true, Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.KeyValue = v; return keyValue(v) }},
 	{Name: "from", Env: "SPORTSDB_UPSTREAM", Arg: "URL", Help: "the upstream's base URL, like https://www.thesportsdb.com or http://127.0.0.1:8081",
 		Required: true, Commands: mirrorOnly, Set: func(c *Config, v string) error { c.Upstream = v; return baseURL(v) }},
 	{Name: "key", Env: "SPORTSDB_UPSTREAM_KEY", Arg: "KEY", Help: "the upstream's API key (never printed or logged)",
@@ -433,6 +439,14 @@ func tier(dst *store.Tier, v string) error {
 	}
 	*dst = t
 	return nil
+}
+
+// keyValue accepts "" (a new random key) or a key auth would store.
+func keyValue(v string) error {
+	if v == "" {
+		return nil
+	}
+	return auth.CheckValue(v)
 }
 
 func instant(dst *time.Time, v string) error {
