@@ -67,7 +67,7 @@ type Config struct {
 	// KeyValue is the key keys add stores, given by value (a client's built-in key); ""
 	// makes a new random one.
 	KeyValue string
-	Now       time.Time // pins the data clock when set
+	Now      time.Time // pins the data clock when set
 
 	// ChangeRetention is how long the change feed keeps changes.
 	ChangeRetention time.Duration
