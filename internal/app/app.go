@@ -82,6 +82,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		CacheBytes:  c.CacheMB << 20,
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
+		Lenient:  c.Compat == "lenient",
 	})
 }
 

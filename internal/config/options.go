@@ -69,6 +69,10 @@ type Config struct {
 	KeyValue string
 	Now      time.Time // pins the data clock when set
 
+	// Compat is "strict" (answers as the public service) or "lenient" (also what older
+	// clients send that it refuses or renamed).
+	Compat string
+
 	// ChangeRetention is how long the change feed keeps changes.
 	ChangeRetention time.Duration
 }
@@ -150,6 +154,8 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Drain, err = duration(v); return err }},
 	{Name: "change-retention", Env: "SPORTSDB_CHANGE_RETENTION", Default: "168h", Arg: "DURATION", Help: "how long the change feed keeps changes; an older cursor is answered 410",
 		Commands: []string{"serve", "import", "gen"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
+	{Name: "compat", Env: "SPORTSDB_COMPAT", Default: "strict", Arg: "MODE", Help: "strict answers as the public service; lenient also answers what older clients send that it refuses or renamed (see README)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Compat, err = oneOf(v, "strict", "lenient"); return err }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",

@@ -67,6 +67,8 @@ type Config struct {
 	// (upstream.go); UpstreamTimeout bounds a request's wait for it (default 5 s).
 	Upstream        Upstream
 	UpstreamTimeout time.Duration
+	// Lenient answers older clients' calls too (serve --compat lenient; api.Deps.Lenient).
+	Lenient bool
 }
 
 // Limiter counts requests per key and reports whether its limits are shared.
@@ -138,7 +140,7 @@ func New(cfg Config) *Server {
 	if cfg.Limits == nil {
 		cfg.Limits = DefaultLimits
 	}
-	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps}
+	deps := api.Deps{Store: readTracking{cfg.Store}, Clock: cfg.Clock, Caps: cfg.Caps, Lenient: cfg.Lenient}
 	s := &Server{cfg: cfg, v1: v1.New(deps), v2: v2.New(deps), cors: newCORSPolicy(cfg.CORSOrigins)}
 	s.docs = openapi.NewHandler(func() openapi.Source { return openapi.For(s.v1, s.v2, cfg.Caps, version()) })
 	s.metrics = newMetrics(s.routeNames())
