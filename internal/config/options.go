@@ -73,6 +73,10 @@ type Config struct {
 	// clients send that it refuses or renamed).
 	Compat string
 
+	// TLSCert and TLSKey are the files of serve's certificate and key; both empty serves
+	// plain HTTP.
+	TLSCert, TLSKey string
+
 	// ChangeRetention is how long the change feed keeps changes.
 	ChangeRetention time.Duration
 }
@@ -156,6 +160,10 @@ var Options = []Option{
 		Commands: []string{"serve", "import", "gen"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
 	{Name: "compat", Env: "SPORTSDB_COMPAT", Default: "strict", Arg: "MODE", Help: "strict answers as the public service; lenient also answers what older clients send that it refuses or renamed (see README)",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Compat, err = oneOf(v, "strict", "lenient"); return err }},
+	{Name: "tls-cert", Env: "SPORTSDB_TLS_CERT", Arg: "FILE", Help: "serve HTTPS (and HTTP/2) on --addr with this PEM certificate chain, read again when the file changes (see docs/DEPLOY.md)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSCert = v; return readable(v) }},
+	{Name: "tls-key", Env: "SPORTSDB_TLS_KEY", Arg: "FILE", Help: "the PEM private key of --tls-cert",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSKey = v; return readable(v) }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
