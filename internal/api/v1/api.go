@@ -64,7 +64,8 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier sto
 
 // render writes the body of a JSON answer. This is the one place that decides between null,
 // a message string and an array: no records is always null, never []. The error is that of a
-// stored record that does not decode. olderNames adds the older names of renamed fields.
+// stored record that does not decode. olderNames adds the older names of renamed fields and
+// record keys.
 func render(ep *endpoint, ans api.Answer, olderNames bool) ([]byte, error) {
 	var view *record.View
 	size := 256
@@ -79,6 +80,7 @@ func render(ep *endpoint, ans api.Answer, olderNames bool) ([]byte, error) {
 	b = append(b, '{')
 	b = record.AppendString(b, ep.Key)
 	b = append(b, ':')
+	start := len(b)
 	switch {
 	case ans.Outcome == api.Rejected:
 		b = record.AppendString(b, ans.Msg)
@@ -99,6 +101,13 @@ func render(ep *endpoint, ans api.Answer, olderNames bool) ([]byte, error) {
 			}
 		}
 		b = append(b, ']')
+	}
+	if older := olderRecordKeys[ep.Path]; olderNames && older != "" {
+		value := b[start:]
+		b = append(b, ',')
+		b = record.AppendString(b, older)
+		b = append(b, ':')
+		b = append(b, value...)
 	}
 	return append(b, '}'), nil
 }

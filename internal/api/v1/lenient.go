@@ -24,6 +24,11 @@ var lenientRows = []*endpoint{
 	{Path: "search_all_leagues.php", Params: "c, s, or l", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), Cap: c(10, 100), Answer: leaguesOfCountryOrName},
 }
 
+// olderRecordKeys are record keys the public service renamed, by file: lenient answers
+// repeat the records under the older key, which clients' models still read (the Jellyfin
+// plugins' Providers/TheSportsDbClient.cs reads "countrys").
+var olderRecordKeys = map[string]string{"search_all_leagues.php": "countrys"}
+
 // addLenient puts the lenient rows in the table.
 func (t *rows) addLenient() {
 	for _, row := range lenientRows {
