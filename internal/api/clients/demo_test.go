@@ -11,24 +11,17 @@ import (
 // a league with a season of events, a team of it and its players, one of its events.
 func demoValues(t *testing.T, e *apitest.Env) map[string]string {
 	t.Helper()
-	first := func(path, key string) map[string]any {
+	list := func(path, key string) []map[string]any {
 		t.Helper()
 		res := e.V1(t, e.PremiumKey, path)
 		var body map[string][]map[string]any
 		if err := json.Unmarshal(res.Body, &body); err != nil || len(body[key]) == 0 {
 			t.Fatalf("demo data: %s: %d %.200s", path, res.Status, res.Body)
 		}
-		return body[key][0]
+		return body[key]
 	}
-	last := func(path, key string) map[string]any {
-		t.Helper()
-		res := e.V1(t, e.PremiumKey, path)
-		var body map[string][]map[string]any
-		if err := json.Unmarshal(res.Body, &body); err != nil || len(body[key]) == 0 {
-			t.Fatalf("demo data: %s: %d %.200s", path, res.Status, res.Body)
-		}
-		return body[key][len(body[key])-1]
-	}
+	first := func(path, key string) map[string]any { return list(path, key)[0] }
+	last := func(path, key string) map[string]any { l := list(path, key); return l[len(l)-1] }
 	str := func(m map[string]any, f string) string { s, _ := m[f].(string); return s }
 	v := map[string]string{}
 	league := first("all_leagues.php", "leagues")
