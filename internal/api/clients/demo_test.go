@@ -32,6 +32,7 @@ func demoValues(t *testing.T, e *apitest.Env) map[string]string {
 	v["eventName"] = str(ev, "strEvent")
 	team := first("lookupteam.php?id="+v["team"], "teams")
 	v["teamName"], v["venue"], v["country"] = str(team, "strTeam"), str(team, "idVenue"), str(team, "strCountry")
+	v["teamShort"] = str(team, "strTeamShort")
 	v["venueName"] = str(first("lookupvenue.php?id="+v["venue"], "venues"), "strVenue")
 	player := first("lookup_all_players.php?id="+v["team"], "player")
 	v["player"], v["playerName"] = str(player, "idPlayer"), str(player, "strPlayer")
