@@ -26,8 +26,9 @@ var lenientRows = []*endpoint{
 
 // olderRecordKeys are record keys the public service renamed, by file: lenient answers
 // repeat the records under the older key, which clients' models still read (the Jellyfin
-// plugins' Providers/TheSportsDbClient.cs reads "countrys").
-var olderRecordKeys = map[string]string{"search_all_leagues.php": "countrys"}
+// plugins' Providers/TheSportsDbClient.cs reads "countrys"; clients of the American
+// spelling read "honors").
+var olderRecordKeys = map[string]string{"search_all_leagues.php": "countrys", "lookuphonors.php": "honors"}
 
 // addLenient puts the lenient rows in the table.
 func (t *rows) addLenient() {
