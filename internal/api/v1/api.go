@@ -23,7 +23,9 @@ type API struct {
 // New builds the v1 API and registers the default cap of every file in d.Caps.
 func New(d api.Deps) *API {
 	a := &API{deps: d, rows: newRows(d.Lenient)}
-	for _, ep := range a.rows.list {
+	// The public service's rows, also those lenient rows replace: those rows' caps are the
+	// lenient rows' (CapOf).
+	for _, ep := range newRows(false).list {
 		if ep.CapOf == "" {
 			d.Caps.Default(ep.Route, ep.Cap)
 		}

@@ -9,19 +9,21 @@ import (
 
 // lenientRows are what serve --compat lenient adds to the table (DECISIONS.md section 16):
 // calls real clients send that the public service refuses or renamed. A row whose file the
-// table has replaces that row on every form; a new file joins every form. Each keeps the
-// cap of the row it stands beside, so a caps file reads the same in both modes.
+// table has replaces that row on every form; a new file joins every form. Their routes are
+// v1/lenient/FILE, so metrics, logs and the OpenAPI document tell them from the public
+// service's; each has the cap of the row it stands beside (CapOf), so a caps file reads the
+// same in both modes.
 var lenientRows = []*endpoint{
 	// teamarr's round fallback sends it with a premium key.
-	{Path: "eventsround.php", Params: "id, r, s", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), Cap: uncapped, Answer: roundEvents},
+	{Path: "eventsround.php", Params: "id, r, s", Key: "events", Kind: record.Event, View: "full", Order: byID("idEvent"), CapOf: "v1/eventsround.php", Answer: roundEvents},
 	// jsportsdb spells it the American way.
 	{Path: "lookuphonors.php", Params: "id", Key: "honours", Kind: record.Honour, View: "full", Order: byID("id"), CapOf: "v1/lookuphonours.php", Answer: childrenOf("idPlayer")},
 	// The public service dropped users' loves; clients that still ask read an empty list.
 	{Path: "searchloves.php", Params: "u", Key: "players", Kind: record.Player, View: "full", CapOf: "v1/searchplayers.php", Answer: noLoves},
 	// nkl-kst/the-sports-db names the venue t.
-	{Path: "searchvenues.php", Params: "v, or t", Key: "venues", Kind: record.Venue, View: "full", Order: byName("strVenue", "idVenue"), Cap: c(1, 10), Answer: venuesByTOrV},
+	{Path: "searchvenues.php", Params: "v, or t", Key: "venues", Kind: record.Venue, View: "full", Order: byName("strVenue", "idVenue"), CapOf: "v1/searchvenues.php", Answer: venuesByTOrV},
 	// The Jellyfin plugins look a league up by its name in l.
-	{Path: "search_all_leagues.php", Params: "c, s, or l", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), Cap: c(10, 100), Answer: leaguesOfCountryOrName},
+	{Path: "search_all_leagues.php", Params: "c, s, or l", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), CapOf: "v1/search_all_leagues.php", Answer: leaguesOfCountryOrName},
 }
 
 // olderRecordKeys are record keys the public service renamed, by file: lenient answers
@@ -34,7 +36,7 @@ var olderRecordKeys = map[string]string{"search_all_leagues.php": "countrys", "l
 func (t *rows) addLenient() {
 	for _, row := range lenientRows {
 		ep := *row
-		ep.Route = "v1/" + ep.Path
+		ep.Route = "v1/lenient/" + ep.Path
 		if i, ok := t.files[v1Path][ep.Path]; ok {
 			t.list[i] = &ep
 			continue
