@@ -2,7 +2,7 @@
 # `sportsdb serve` does on first start) on a free loopback port. The caller must be at the
 # repository's root. It sets
 #   tmp   a temporary folder, removed on exit
-#   url   the server's base URL, http://127.0.0.1:PORT
+#   url   the server's base URL, http://127.0.0.1:PORT (https:// with --tls-cert)
 #   key   the demo premium key it printed
 # and stops the server on exit. With SERVE_DEMO=0 it only builds $tmp/sportsdb and defines
 # serve_db, so the caller can fill a database first and then call serve_db DB [ARGS...].
@@ -21,7 +21,7 @@ serve_db() {
   pid=$!
   url=""
   for _ in $(seq 1 100); do
-    url=$(sed -n 's#^sportsdb listening on \(http://[^ ]*\)$#\1#p' "$tmp/out")
+    url=$(sed -n 's#^sportsdb listening on \(https\{0,1\}://[^ ]*\)$#\1#p' "$tmp/out")
     [ -n "$url" ] && break
     kill -0 "$pid" 2>/dev/null || { cat "$tmp/out" "$tmp/log"; echo "sportsdb exited"; exit 1; }
     sleep 0.1

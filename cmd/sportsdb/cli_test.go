@@ -239,7 +239,8 @@ func startServeCollect(t *testing.T, dir string, env []string) (string, string) 
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
-		if a, ok := strings.CutPrefix(sc.Text(), "sportsdb listening on http://"); ok {
+		line := strings.Replace(sc.Text(), "listening on https://", "listening on http://", 1) // serve --tls-cert
+		if a, ok := strings.CutPrefix(line, "sportsdb listening on http://"); ok {
 			go func() {
 				for sc.Scan() {
 				}

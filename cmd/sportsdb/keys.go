@@ -18,8 +18,15 @@ func keysAddCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
-	key := auth.NewKey()
-	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: c.Tier, Label: c.Label, Created: c.Clock().Now()}); err != nil {
+	key := c.KeyValue
+	if key == "" {
+		key = auth.NewKey()
+	}
+	err = st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: c.Tier, Label: c.Label, Created: c.Clock().Now()})
+	if errors.Is(err, store.ErrConflict) {
+		return errors.New("keys add: that key is stored already (keys list shows it; a revoked key stays refused)")
+	}
+	if err != nil {
 		return fmt.Errorf("keys add: %w", err)
 	}
 	fmt.Fprintln(inv.stdout, key)

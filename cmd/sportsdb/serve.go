@@ -37,6 +37,12 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	slog.SetDefault(logger)
+	var certs *certFiles
+	if c.TLSCert != "" || c.TLSKey != "" {
+		if certs, err = newCertFiles(c.TLSCert, c.TLSKey, logger); err != nil {
+			return err
+		}
+	}
 	// The ports first: a busy port then fails the start before a new database (and its
 	// demo key, shown once) is made.
 	ln, err := net.Listen("tcp", c.Addr)
@@ -79,16 +85,23 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	inv.keep = true
-	return serveHTTP(ctx, server.Listener(ln), srv, c.Drain, logger, inv.stdout)
+	served, scheme := server.Listener(ln), "http"
+	if certs != nil {
+		// On the bare listener: server.Listener's connections read the bytes net/http
+		// writes, which under TLS are ciphertext, and net/http speaks HTTP/2 only on a
+		// connection that is a *tls.Conn.
+		served, scheme = tlsListener(ln, certs), "https"
+	}
+	return serveHTTP(ctx, served, scheme, srv, c.Drain, logger, inv.stdout)
 }
 
 // serveHTTP answers requests on ln until ctx ends, then drains and shuts down gracefully.
-func serveHTTP(ctx context.Context, ln net.Listener, srv *server.Server, drain time.Duration, logger *slog.Logger, stdout io.Writer) error {
+func serveHTTP(ctx context.Context, ln net.Listener, scheme string, srv *server.Server, drain time.Duration, logger *slog.Logger, stdout io.Writer) error {
 	hs := &http.Server{Handler: srv, ConnContext: server.ConnContext, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	fmt.Fprintf(stdout, "sportsdb listening on http://%s\n", ln.Addr())
-	fmt.Fprintf(stdout, "try: curl http://%s/api/v1/json/123/all_sports.php\n", ln.Addr())
+	fmt.Fprintf(stdout, "sportsdb listening on %s://%s\n", scheme, ln.Addr())
+	fmt.Fprintf(stdout, "try: curl %s://%s/api/v1/json/123/all_sports.php\n", scheme, ln.Addr())
 	// Only now: the store's connections and the cache's background refreshes are sized by
 	// the CPUs, from GOMAXPROCS as the runtime set it.
 	moreProcs()

@@ -20,6 +20,9 @@ type Deps struct {
 	Store store.Records
 	Clock clock.Clock
 	Caps  *caps.Table
+	// Lenient also answers what older clients send that the public service refuses or
+	// renamed (serve --compat lenient, DECISIONS.md section 16); false answers as it does.
+	Lenient bool
 }
 
 // Endpoint is one row of a route table, in one keyed form for v1 and v2. In is what the

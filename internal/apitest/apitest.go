@@ -64,6 +64,8 @@ type Options struct {
 	KeyFails int
 	// Upstream, if set, makes the server's read-through on the environment's store.
 	Upstream func(store.Store) server.Upstream
+	// Compat is serve's --compat ("" is its default, strict).
+	Compat string
 }
 
 // Env is a running server on its own database.
@@ -119,6 +121,9 @@ func New(t testing.TB, opts Options) *Env {
 	}
 	cfg := config.Defaults()
 	cfg.KeyFails, cfg.Limits, cfg.Caps, cfg.CacheDir = opts.KeyFails, opts.Limits, opts.CapsFile, t.TempDir()
+	if opts.Compat != "" {
+		cfg.Compat = opts.Compat
+	}
 	prepared, err := app.Prepare(cfg)
 	if err != nil {
 		t.Fatalf("configuration: %v", err)

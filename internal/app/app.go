@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
@@ -37,7 +38,7 @@ func Prepare(cfg *config.Config) (*Prepared, error) {
 	p := &Prepared{cfg: cfg, caps: caps.New(), records: &boundRecords{}, clock: &boundClock{}}
 	// The APIs register their default caps when built, here, once: over the store and the
 	// clock that Server binds.
-	p.mounts = Mounts(p.records, p.clock, p.caps)
+	p.mounts = Mounts(api.Deps{Store: p.records, Clock: p.clock, Caps: p.caps, Lenient: cfg.Compat == "lenient"})
 	if cfg.Caps != "" {
 		if err := p.caps.LoadFile(cfg.Caps); err != nil {
 			return nil, err

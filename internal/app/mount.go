@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"sportsdb/internal/api"
-	"sportsdb/internal/api/caps"
 	v1 "sportsdb/internal/api/v1"
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/calendar"
@@ -23,12 +22,13 @@ import (
 // first: a v2 group as the first segment wins over reading that segment as a key, so
 // /api/v2/json/search/x.php is v2's), the calendars and TV guides, the API's document from the same API
 // values, and the surfaces others hand over (extra), after the calendars. The APIs and
-// calendars read st through respcache.Tracking, which the response cache needs, on clk.
-// Building the APIs registers their default caps in table, where overrides already loaded
-// stay.
-func Mounts(st store.Records, clk clock.Clock, table *caps.Table, extra ...server.Surface) server.Mounts {
-	tracked := respcache.Tracking(st)
-	deps := api.Deps{Store: tracked, Clock: clk, Caps: table}
+// calendars read deps.Store through respcache.Tracking, which the response cache needs, on
+// deps.Clock. Building the APIs registers their default caps in deps.Caps, where overrides
+// already loaded stay.
+func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
+	tracked := respcache.Tracking(deps.Store)
+	clk, table := deps.Clock, deps.Caps
+	deps.Store = tracked
 	a1, a2 := v1.New(deps), v2.New(deps)
 	return server.Mounts{
 		APIs:     []server.API{{Name: "v2", Mount: a2}, {Name: "v1", Mount: a1}},

@@ -17,7 +17,7 @@ import (
 const MaxTTL = 4 * time.Second
 
 // MaxKeyLength: longer keys are refused without hashing or a lookup.
-const MaxKeyLength = 256
+const MaxKeyLength = 4 * MaxValueLength
 
 // Options tunes an Authenticator; the zero value is ready to use.
 type Options struct {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sportsdb/internal/api/caps"
+	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/backend"
@@ -63,7 +64,18 @@ type Config struct {
 	Seed      int64
 	Tier      store.Tier
 	Label     string
-	Now       time.Time // pins the data clock when set
+	// KeyValue is the key keys add stores, given by value (a client's built-in key); ""
+	// makes a new random one.
+	KeyValue string
+	Now      time.Time // pins the data clock when set
+
+	// Compat is "strict" (answers as the public service) or "lenient" (also what older
+	// clients send that it refuses or renamed).
+	Compat string
+
+	// TLSCert and TLSKey are the files of serve's certificate and key; both empty serves
+	// plain HTTP.
+	TLSCert, TLSKey string
 
 	// ChangeRetention is how long the change feed keeps changes.
 	ChangeRetention time.Duration
@@ -146,6 +158,12 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Drain, err = duration(v); return err }},
 	{Name: "change-retention", Env: "SPORTSDB_CHANGE_RETENTION", Default: "168h", Arg: "DURATION", Help: "how long the change feed keeps changes; an older cursor is answered 410",
 		Commands: []string{"serve", "import", "gen", "delete"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
+	{Name: "compat", Env: "SPORTSDB_COMPAT", Default: "strict", Arg: "MODE", Help: "strict answers as the public service; lenient also answers what older clients send that it refuses or renamed (see README)",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Compat, err = oneOf(v, "strict", "lenient"); return err }},
+	{Name: "tls-cert", Env: "SPORTSDB_TLS_CERT", Arg: "FILE", Help: "serve HTTPS (and HTTP/2) on --addr with this PEM certificate chain, read again when the file changes (see docs/DEPLOY.md)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSCert = v; return readable(v) }},
+	{Name: "tls-key", Env: "SPORTSDB_TLS_KEY", Arg: "FILE", Help: "the PEM private key of --tls-cert",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSKey = v; return readable(v) }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
@@ -158,6 +176,8 @@ var Options = []Option{
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { return tier(&c.Tier, v) }},
 	{Name: "label", Env: "SPORTSDB_LABEL", Arg: "TEXT", Help: "a note stored with the key",
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.Label = v; return nil }},
+	{Name: "key", Env: "SPORTSDB_KEY_VALUE", Arg: "VALUE", Help: "store this key (like a client's built-in key) instead of a new random one: 1 to 128 printable characters, no \"/\"",
+		Secret: true, Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.KeyValue = v; return keyValue(v) }},
 	{Name: "from", Env: "SPORTSDB_UPSTREAM", Arg: "URL", Help: "the upstream's base URL, like https://www.thesportsdb.com or http://127.0.0.1:8081",
 		Required: true, Commands: mirrorOnly, Set: func(c *Config, v string) error { c.Upstream = v; return baseURL(v) }},
 	{Name: "key", Env: "SPORTSDB_UPSTREAM_KEY", Arg: "KEY", Help: "the upstream's API key (never printed or logged)",
@@ -433,6 +453,14 @@ func tier(dst *store.Tier, v string) error {
 	}
 	*dst = t
 	return nil
+}
+
+// keyValue accepts "" (a new random key) or a key auth would store.
+func keyValue(v string) error {
+	if v == "" {
+		return nil
+	}
+	return auth.CheckValue(v)
 }
 
 func instant(dst *time.Time, v string) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/app"
 	"sportsdb/internal/auth"
@@ -123,7 +124,7 @@ func (h *harness) startReplica(cfg replicaConfig) *replica {
 		limiter = r
 	}
 	srv := server.New(server.Config{
-		Store: st, Clock: cfg.clock, Mounts: app.Mounts(st, cfg.clock, caps.New()), Logger: logger, AccessLog: access, Limiter: limiter,
+		Store: st, Clock: cfg.clock, Mounts: app.Mounts(api.Deps{Store: st, Clock: cfg.clock, Caps: caps.New()}), Logger: logger, AccessLog: access, Limiter: limiter,
 		Auth: auth.New(st, cfg.clock, auth.Options{}),
 		// Tests poll revoked keys from one address; the guard has its own tests.
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 10000, Window: time.Minute}),

@@ -58,6 +58,11 @@ var v1ParamByRoute = map[string]paramDoc{
 	"v2/livescore.php?l":          {"A league id: narrows the feed to that league. " + idRule, ""},
 	"v1/search_all_leagues.php?l": {"Not accepted here: answers the rejected-parameter string.", ""},
 	"v2/match/event?q":            {"A media file's name, as the file is called (a path is cut to its last part; at most 400 bytes).", "EPL.2026.09.19.Arsenal.vs.Liverpool.1080p.WEB.h264-GRP.mkv"},
+	// --compat lenient's rows (README, "Strict or lenient").
+	"v1/lenient/eventsround.php?s":        seasonDoc,
+	"v1/lenient/searchvenues.php?t":       {"A venue name, read as `v` when `v` is not sent (older clients). " + nameRule, "Wembley"},
+	"v1/lenient/search_all_leagues.php?l": {"A league name (strLeague), without `c` and `s`: the leagues of that name. " + nameRule, "English_Premier_League"},
+	"v1/lenient/searchloves.php?u":        {"A user name. The public service no longer keeps users' loves: always no result.", "zag"},
 }
 
 // v2Params describe v2 path parameters by their type, as the route table writes them.

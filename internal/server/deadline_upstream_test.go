@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/app"
 	"sportsdb/internal/auth"
@@ -89,7 +90,7 @@ func TestUpstreamHungDatabaseAnswers503AtTheReadDeadline(t *testing.T) {
 	}
 	hanging := &hangingStore{Store: st}
 	srv := server.New(server.Config{
-		Store: hanging, Clock: clock.System{}, Mounts: app.Mounts(hanging, clock.System{}, caps.New()),
+		Store: hanging, Clock: clock.System{}, Mounts: app.Mounts(api.Deps{Store: hanging, Clock: clock.System{}, Caps: caps.New()}),
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:            auth.New(hanging, clock.System{}, auth.Options{}),
 		Guard:           auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),

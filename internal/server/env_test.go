@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/app"
 	"sportsdb/internal/auth"
@@ -46,7 +47,7 @@ func newConfigured(t *testing.T, shape func(*server.Config)) *configured {
 		t.Fatal(err)
 	}
 	cfg := server.Config{
-		Store: st, Clock: clock.System{}, Mounts: app.Mounts(st, clock.System{}, caps.New()),
+		Store: st, Clock: clock.System{}, Mounts: app.Mounts(api.Deps{Store: st, Clock: clock.System{}, Caps: caps.New()}),
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:     auth.New(st, clock.System{}, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/app"
 	"sportsdb/internal/record"
@@ -36,7 +37,7 @@ func TestPlayerSearchAsksTheStoreForNames(t *testing.T) {
 	var spy *nameSpy
 	c := newConfigured(t, func(cfg *server.Config) {
 		spy = &nameSpy{Store: cfg.Store}
-		cfg.Store, cfg.Mounts = spy, app.Mounts(spy, cfg.Clock, caps.New())
+		cfg.Store, cfg.Mounts = spy, app.Mounts(api.Deps{Store: spy, Clock: cfg.Clock, Caps: caps.New()})
 	})
 	w := c.get("/api/v1/json/123/searchplayers.php?p=Mario", "192.0.2.1:1234")
 	if w.Code != http.StatusOK || w.Body.String() != `{"player":null}` {

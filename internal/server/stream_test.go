@@ -15,6 +15,7 @@ import (
 
 	"log/slog"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/app"
@@ -199,7 +200,7 @@ func serveStoreKeys(t *testing.T, st store.Store, limits map[store.Tier]int, lim
 		keys = append(keys, k)
 	}
 	srv := server.New(server.Config{
-		Store: st, Clock: clock.System{}, Mounts: app.Mounts(st, clock.System{}, caps.New()), Limits: limits,
+		Store: st, Clock: clock.System{}, Mounts: app.Mounts(api.Deps{Store: st, Clock: clock.System{}, Caps: caps.New()}), Limits: limits,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth:     auth.New(st, keyClock, auth.Options{}),
 		Guard:    auth.NewFailGuard(auth.FailGuardOptions{Limit: 20, Window: time.Minute}),

@@ -23,8 +23,10 @@ type API struct {
 
 // New builds the v1 API and registers the default cap of every file in d.Caps.
 func New(d api.Deps) *API {
-	a := &API{deps: d, rows: newRows()}
-	for _, ep := range a.rows.list {
+	a := &API{deps: d, rows: newRows(d.Lenient)}
+	// The public service's rows, also those lenient rows replace: those rows' caps are the
+	// lenient rows' (CapOf).
+	for _, ep := range newRows(false).list {
 		if ep.CapOf == "" {
 			d.Caps.Default(ep.Route, ep.Cap)
 		}
@@ -56,7 +58,7 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier sto
 	case api.NotFound:
 		respond.NotFound(w)
 	default:
-		body, err := render(ep, ans)
+		body, err := render(ep, ans, a.deps.Lenient)
 		if err != nil {
 			respond.Error(w, r, fmt.Errorf("v1 %s: %w", ep.Path, err))
 			return
@@ -67,8 +69,9 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier sto
 
 // render writes the body of a JSON answer. This is the one place that decides between null,
 // a message string and an array: no records is always null, never []. The error is that of a
-// stored record that does not decode.
-func render(ep *endpoint, ans api.Answer) ([]byte, error) {
+// stored record that does not decode. olderNames adds the older names of renamed fields and
+// record keys.
+func render(ep *endpoint, ans api.Answer, olderNames bool) ([]byte, error) {
 	var view *record.View
 	size := 256
 	if len(ans.Recs) > 0 {
@@ -82,6 +85,7 @@ func render(ep *endpoint, ans api.Answer) ([]byte, error) {
 	b = append(b, '{')
 	b = record.AppendString(b, ep.Key)
 	b = append(b, ':')
+	start := len(b)
 	switch {
 	case ans.Outcome == api.Rejected:
 		b = record.AppendString(b, ans.Msg)
@@ -97,10 +101,28 @@ func render(ep *endpoint, ans api.Answer) ([]byte, error) {
 			if b, err = appendRecord(b, rec, view, ans); err != nil {
 				return nil, err
 			}
+			if olderNames {
+				b = record.AppendOlderNames(b, rec, written(view, ans))
+			}
 		}
 		b = append(b, ']')
 	}
+	if older := olderRecordKeys[ep.Path]; olderNames && older != "" {
+		value := b[start:]
+		b = append(b, ',')
+		b = record.AppendString(b, older)
+		b = append(b, ':')
+		b = append(b, value...)
+	}
 	return append(b, '}'), nil
+}
+
+// written lists the fields an answer's records are written with.
+func written(view *record.View, ans api.Answer) []string {
+	if ans.Fields != nil {
+		return ans.Fields
+	}
+	return view.Fields
 }
 
 func appendRecord(b []byte, rec record.Record, view *record.View, ans api.Answer) ([]byte, error) {

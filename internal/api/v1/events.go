@@ -101,6 +101,11 @@ func eventsRound(r *api.Request, p params) (api.Answer, error) {
 	if r.Tier != store.Free {
 		return api.NoEndpoint, nil
 	}
+	return roundEvents(r, p)
+}
+
+// roundEvents answers a round's events for a key of any tier.
+func roundEvents(r *api.Request, p params) (api.Answer, error) {
 	if (!p.has("id") && p.has("l")) || p.get("r") == "" {
 		return api.Reject("Invalid League ID or no round passed"), nil
 	}

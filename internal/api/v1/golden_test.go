@@ -94,23 +94,30 @@ func TestGolden(t *testing.T) {
 			if g.name != "not_found" && res.Status != 200 {
 				t.Fatalf("status %d: %s", res.Status, res.Body)
 			}
-			file := filepath.Join("testdata", "golden", g.name+".json")
-			if testsupport.Update() {
-				if err := os.WriteFile(file, res.Body, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/api/v1 -update)", err)
-			}
-			if !bytes.Equal(res.Body, want) {
-				if d := testsupport.JSONDiff(res.Body, want); d != "" {
-					t.Fatal(d)
-				}
-				t.Fatalf("same JSON, different bytes:\n got: %.300s\nwant: %.300s", res.Body, want)
-			}
+			checkGolden(t, g.name, res.Body)
 		})
+	}
+}
+
+// checkGolden compares an answer byte for byte with testdata/golden/NAME.json (-update
+// rewrites it).
+func checkGolden(t *testing.T, name string, body []byte) {
+	t.Helper()
+	file := filepath.Join("testdata", "golden", name+".json")
+	if testsupport.Update() {
+		if err := os.WriteFile(file, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/api/v1 -update)", err)
+	}
+	if !bytes.Equal(body, want) {
+		if d := testsupport.JSONDiff(body, want); d != "" {
+			t.Fatal(d)
+		}
+		t.Fatalf("same JSON, different bytes:\n got: %.300s\nwant: %.300s", body, want)
 	}
 }

@@ -28,7 +28,7 @@ type rows struct {
 	files map[form]map[string]int // file -> index in list
 }
 
-func newRows() rows {
+func newRows(lenient bool) rows {
 	t := rows{files: map[form]map[string]int{}}
 	for _, f := range []form{v1Path, v2Path, v2Head} {
 		t.files[f] = map[string]int{}
@@ -40,6 +40,9 @@ func newRows() rows {
 	}
 	// The older live score feed replaces livescore.php on the one form that reaches it.
 	t.add(legacyLivescore, v2Path)
+	if lenient {
+		t.addLenient()
+	}
 	return t
 }
 

@@ -1,0 +1,194 @@
+// Package clients_test replays the calls real clients of the public service make (the calls
+// as data in testdata/clients, each with the client file that makes it, not the clients'
+// code) against a server on the demo dataset under --compat lenient, and checks what each
+// client reads: the record key, an array or null, and the fields it maps. A regression for
+// any of these clients fails here.
+package clients_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/auth"
+	"sportsdb/internal/store"
+)
+
+// client is one file of testdata/clients.
+type client struct {
+	Client     string `json:"client"`
+	Repository string `json:"repository"`
+	// Key is the tier of the key the client is given ("free", "premium"), or a key it has
+	// built in, which the test stores as keys add --key would.
+	Key string `json:"key"`
+	// Note says how much of the client the calls cover.
+	Note  string `json:"note"`
+	Calls []call `json:"calls"`
+}
+
+// call is one request and what the client reads of its answer.
+type call struct {
+	File string `json:"file"` // the client file that makes it
+	// Path is a v1 file and query, or a path from / (the key written {key}); {name}s are
+	// filled from the demo data (see fill).
+	Path   string   `json:"path"`
+	Key    string   `json:"key"`   // the record key it reads
+	Shape  string   `json:"shape"` // "array", "null" or "any" (either)
+	Fields []string `json:"fields"`
+	// Lenient marks a call the public service refuses or renamed.
+	Lenient bool `json:"lenient"`
+}
+
+func loadClients(t *testing.T) map[string]client {
+	dir := filepath.Join(filepath.Dir(apitest.FixturesDir(t)), "clients")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no clients in %s: %v", dir, err)
+	}
+	out := map[string]client{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c client
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if c.Client == "" || c.Key == "" || len(c.Calls) == 0 {
+			t.Fatalf("%s: client, key and calls are needed", f)
+		}
+		for _, cl := range c.Calls {
+			if cl.File == "" || cl.Path == "" || cl.Key == "" || (cl.Shape != "array" && cl.Shape != "null" && cl.Shape != "any") {
+				t.Fatalf("%s: incomplete call %+v", f, cl)
+			}
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".json")] = c
+	}
+	return out
+}
+
+// TestClientsReplay: every call of every client, answered as the client reads it, under
+// --compat lenient.
+func TestClientsReplay(t *testing.T) {
+	for name, whys := range replay(t, "lenient") {
+		c, ok := 0, 0
+		for i, why := range whys {
+			cl := clientsByName[name].Calls[i]
+			c++
+			if why != "" {
+				t.Errorf("%s: %s (%s): %s", name, cl.Path, cl.File, why)
+				continue
+			}
+			ok++
+		}
+		t.Logf("%s: %d of %d calls answered as it reads them", clientsByName[name].Client, ok, c)
+	}
+}
+
+// TestClientsStrict: under strict (the public service's answers), exactly the calls marked
+// lenient fail, so the marks say what lenient is for and the replay would catch its loss.
+func TestClientsStrict(t *testing.T) {
+	for name, whys := range replay(t, "strict") {
+		for i, why := range whys {
+			cl := clientsByName[name].Calls[i]
+			if (why != "") != cl.Lenient {
+				t.Errorf("%s: %s: lenient=%v but strict answers it %q", name, cl.Path, cl.Lenient, why)
+			}
+		}
+	}
+}
+
+var clientsByName map[string]client
+
+// replay runs every client's calls on a demo server of that --compat and returns, per
+// client, what each call's client would not find ("" when it finds everything).
+func replay(t *testing.T, compat string) map[string][]string {
+	clientsByName = loadClients(t)
+	e := apitest.New(t, apitest.Options{Demo: true, Compat: compat})
+	vars := demoValues(t, e)
+	out := map[string][]string{}
+	for name, c := range clientsByName {
+		key := keyFor(t, e, c.Key)
+		for _, cl := range c.Calls {
+			out[name] = append(out[name], check(t, e, key, fill(cl.Path, vars), cl))
+		}
+	}
+	return out
+}
+
+// keyFor is the key a client sends: one of the environment's, or its built-in key stored.
+func keyFor(t *testing.T, e *apitest.Env, k string) string {
+	switch k {
+	case "free":
+		return e.FreeKey
+	case "premium":
+		return e.PremiumKey
+	case "none":
+		return ""
+	}
+	err := e.Store.AddKey(context.Background(), store.Key{Hash: auth.Hash(k), Tier: store.Free, Label: "built into a client"})
+	if err != nil && !errors.Is(err, store.ErrConflict) {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// check requests a call and says what the client would not find, or "".
+func check(t *testing.T, e *apitest.Env, key, path string, cl call) string {
+	full := path
+	if !strings.HasPrefix(full, "/") {
+		full = "/api/v1/json/{key}/" + full
+	}
+	full = strings.ReplaceAll(full, "{key}", url.PathEscape(key))
+	res := e.Get(t, full)
+	if res.Status != 200 {
+		return fmt.Sprintf("status %d: %.200s", res.Status, res.Body)
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(res.Body, &body); err != nil {
+		return fmt.Sprintf("not a JSON object: %.200s", res.Body)
+	}
+	raw, ok := body[cl.Key]
+	if !ok {
+		return fmt.Sprintf("no record key %q: %.200s", cl.Key, res.Body)
+	}
+	if string(raw) == "null" {
+		if cl.Shape == "array" {
+			return "null, want records"
+		}
+		return ""
+	}
+	var recs []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &recs); err != nil {
+		return fmt.Sprintf("%q is not an array of records: %.200s", cl.Key, raw)
+	}
+	if cl.Shape == "null" {
+		return fmt.Sprintf("%d records, want null", len(recs))
+	}
+	if len(recs) == 0 {
+		return "[] (the service writes null for none)"
+	}
+	for _, f := range cl.Fields {
+		if _, ok := recs[0][f]; !ok {
+			return fmt.Sprintf("its records lack %s", f)
+		}
+	}
+	return ""
+}
+
+func fill(path string, vars map[string]string) string {
+	for k, v := range vars {
+		path = strings.ReplaceAll(path, "{"+k+"}", url.QueryEscape(v))
+	}
+	return path
+}
