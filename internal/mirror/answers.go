@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
+	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
+	v1 "sportsdb/internal/api/v1"
+	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -26,13 +31,28 @@ type asked struct {
 	cap int
 }
 
-// searchCaps are the most records a text search answers with (the premium caps of
-// internal/api's route tables); any other request stores at most caps.Ceiling.
-var searchCaps = map[string]int{
-	"v1/searchteams.php": 100, "v1/searchevents.php": 10, "v1/searchfilename.php": 10,
-	"v1/searchplayers.php": 10, "v1/searchvenues.php": 10,
-	"v2/search/league": 10, "v2/search/player": 10, "v2/search/event": 10, "v2/search/venue": 10,
-	"v2/search/team": 25,
+// routeCaps are the caps of the API's route tables, as the rows register them: a text
+// search stores at most the premium cap of its endpoint; any other request at most
+// caps.Ceiling.
+var routeCaps = sync.OnceValue(func() *caps.Table {
+	t := caps.New()
+	v1.New(api.Deps{Caps: t})
+	v2.New(api.Deps{Caps: t})
+	return t
+})
+
+// searchCap is the premium cap of a text search endpoint (a route named v1/search*.php,
+// not the v1/search_all_*.php lists, or v2/search/...), and ok false for any other route.
+func searchCap(route string) (int, bool) {
+	v1Search := strings.HasPrefix(route, "v1/search") && !strings.HasPrefix(route, "v1/search_all")
+	if !v1Search && !strings.HasPrefix(route, "v2/search/") {
+		return 0, false
+	}
+	t := routeCaps()
+	if !slices.Contains(t.Names(), route) {
+		return 0, false
+	}
+	return t.Limit(route, store.Premium), true
 }
 
 // flagParams are v1 parameters that switch parts of an answer on, not values it holds.
@@ -43,7 +63,7 @@ func askedOf(u string) asked {
 	a := asked{cap: caps.Ceiling}
 	if rest, ok := cutPrefix(u, "v1/"); ok {
 		file, query, _ := strings.Cut(rest, "?")
-		if n, ok := searchCaps["v1/"+file]; ok {
+		if n, ok := searchCap("v1/" + file); ok {
 			a.cap = n
 		}
 		vals, _ := url.ParseQuery(query)
@@ -59,7 +79,9 @@ func askedOf(u string) asked {
 	rest, _ := cutPrefix(u, "v2/")
 	segs := strings.Split(rest, "/")
 	if len(segs) == 3 && segs[0] == "search" {
-		a.cap = searchCaps["v2/search/"+segs[1]]
+		if n, ok := searchCap("v2/search/" + segs[1]); ok {
+			a.cap = n
+		}
 		if q, err := url.PathUnescape(segs[2]); err == nil {
 			a.values = append(a.values, q)
 		}
