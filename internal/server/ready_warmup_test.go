@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/api"
+	"sportsdb/internal/api/caps"
+	"sportsdb/internal/app"
 	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -53,6 +56,7 @@ func TestReadyWaitsForTheWarmUp(t *testing.T) {
 	h := &heldWarming{warmed: make(chan struct{}), entered: make(chan struct{}), release: make(chan struct{})}
 	c := newConfigured(t, func(cfg *server.Config) {
 		h.Store, cfg.Store, cfg.WarmUp = cfg.Store, h, true
+		cfg.Mounts = app.Mounts(api.Deps{Store: h, Clock: cfg.Clock, Caps: caps.New()})
 	})
 	ready := func(when string, want int) {
 		t.Helper()
