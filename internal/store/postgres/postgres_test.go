@@ -18,12 +18,8 @@ import (
 
 func openFresh(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), pgtest.FreshSchema(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	dsn := pgtest.FreshSchema(t)
+	return storetest.Opened(t, func(ctx context.Context) (*Store, error) { return Open(ctx, dsn) })
 }
 
 func TestStore(t *testing.T) {

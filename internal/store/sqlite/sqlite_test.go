@@ -24,12 +24,7 @@ func openTemp(t testing.TB) *Store {
 // openAt opens the store at path, closed when the test ends.
 func openAt(t testing.TB, path string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return storetest.Opened(t, func(ctx context.Context) (*Store, error) { return Open(ctx, path) })
 }
 
 func TestStore(t *testing.T) {

@@ -105,3 +105,15 @@ func wantIDs(t *testing.T, what string, got []string, want ...string) {
 		t.Errorf("%s: got %v, want %v", what, got, want)
 	}
 }
+
+// Opened opens a store for a test, failing it when the store cannot be opened, and closes
+// the store when the test ends.
+func Opened[S interface{ Close() error }](t testing.TB, open func(context.Context) (S, error)) S {
+	t.Helper()
+	s, err := open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
