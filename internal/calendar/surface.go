@@ -95,14 +95,5 @@ func (s *Surface) Serve(w http.ResponseWriter, r *http.Request, t api.Target, ti
 		respond.Error(w, r, fmt.Errorf("calendar: %w", err))
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/calendar; charset=utf-8")
-	// The URL holds a key: no shared cache may keep the answer.
-	h.Set("Cache-Control", "private, max-age=300")
-	body := feed.ICS()
-	if tk, ok := w.(respond.BodyTaker); ok {
-		tk.TakeBody(body)
-		return
-	}
-	_, _ = w.Write(body)
+	respond.KeyedDocument(w, "text/calendar; charset=utf-8", feed.ICS())
 }

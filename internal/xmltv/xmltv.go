@@ -136,16 +136,7 @@ func (s *Surface) Serve(w http.ResponseWriter, r *http.Request, t api.Target, ti
 		respond.Error(w, r, fmt.Errorf("%s: %w", t.Route, err))
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/xml; charset=utf-8")
-	// The URL holds a key: no shared cache may keep the answer.
-	h.Set("Cache-Control", "private, max-age=300")
-	body := g.xml()
-	if tk, ok := w.(respond.BodyTaker); ok {
-		tk.TakeBody(body)
-		return
-	}
-	_, _ = w.Write(body)
+	respond.KeyedDocument(w, "application/xml; charset=utf-8", g.xml())
 }
 
 // readDays reads ?days=, DefaultDays when absent.

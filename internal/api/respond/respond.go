@@ -29,6 +29,19 @@ type BodyTaker interface {
 	TakeBody(body []byte)
 }
 
+// KeyedDocument writes the complete body of a document whose URL holds a key (a calendar, a
+// TV guide): no shared cache may keep it.
+func KeyedDocument(w http.ResponseWriter, contentType string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", "private, max-age=300")
+	if t, ok := w.(BodyTaker); ok {
+		t.TakeBody(body)
+		return
+	}
+	_, _ = w.Write(body)
+}
+
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
