@@ -1,33 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"sportsdb/internal/testsupport"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestBufferedLogReachesTheOutput(t *testing.T) {
-	var out lockedBuffer
+	var out testsupport.LogBuffer
 	b := newBufferedLog(&out)
 	b.Write([]byte("first line\n"))
 	deadline := time.Now().Add(5 * time.Second)
@@ -48,7 +32,7 @@ func TestBufferedLogReachesTheOutput(t *testing.T) {
 type gatedWriter struct {
 	gate    chan struct{}
 	entered chan struct{}
-	out     lockedBuffer
+	out     testsupport.LogBuffer
 }
 
 func (g *gatedWriter) Write(p []byte) (int, error) {
@@ -120,7 +104,7 @@ func TestBufferedLogHoldsBackWhenTooMuchWaits(t *testing.T) {
 }
 
 func TestBufferedLogKeepsEveryLineOfConcurrentWriters(t *testing.T) {
-	var out lockedBuffer
+	var out testsupport.LogBuffer
 	b := newBufferedLog(&out)
 	var wg sync.WaitGroup
 	for w := range 8 {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/testsupport"
 )
 
 func TestServeRefusesAnUpstreamWithoutKey(t *testing.T) {
@@ -92,7 +93,7 @@ func startReadThrough(t *testing.T, dir, upstream, upstreamKey string) (addr str
 		}
 	}
 	cmd.Env = append(cmd.Env, "SPORTSDB_UPSTREAM_KEY="+upstreamKey)
-	var stderr, console lockedBuffer
+	var stderr, console testsupport.LogBuffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,47 +10,31 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"sportsdb/internal/testsupport"
 )
 
 // demoNow pins the clock of every generated dataset and of the servers that compare answers,
 // so "next" and "previous" mean the same on every backend and replica.
 var demoNow = time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC)
 
-// logBuffer collects the log lines of servers and child processes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // run holds what the whole test run logged and every key it handed out, so TestMain can
 // assert that no key reached any log.
 var run struct {
 	mu      sync.Mutex
-	logs    []*logBuffer
+	logs    []*testsupport.LogBuffer
 	secrets []string
 	// defaultLogs receives slog.Default, where nothing of a server's should arrive: it logs
 	// through the logger it is given.
-	defaultLogs logBuffer
+	defaultLogs testsupport.LogBuffer
 	binDir      string
 	binOnce     sync.Once
 	bin         string
 	binErr      error
 }
 
-func newLogBuffer() *logBuffer {
-	l := &logBuffer{}
+func newLogBuffer() *testsupport.LogBuffer {
+	l := &testsupport.LogBuffer{}
 	run.mu.Lock()
 	run.logs = append(run.logs, l)
 	run.mu.Unlock()
@@ -88,7 +71,7 @@ func keysInLogs() []string {
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	var leaks []string
-	bufs := append([]*logBuffer{&run.defaultLogs}, run.logs...)
+	bufs := append([]*testsupport.LogBuffer{&run.defaultLogs}, run.logs...)
 	for i, b := range bufs {
 		for _, line := range strings.Split(b.String(), "\n") {
 			for _, k := range run.secrets {

@@ -19,12 +19,13 @@ import (
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/backend"
+	"sportsdb/internal/testsupport"
 )
 
 // harness is one test's view of what it started: its logs and the keys it handed out.
 type harness struct {
 	t    testing.TB
-	logs *logBuffer
+	logs *testsupport.LogBuffer
 	keys []string
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
+	"sportsdb/internal/testsupport"
 )
 
 // slowFeed is a feed of five changes whose catch-up reads (from cursor 0) wait until their
@@ -40,29 +41,11 @@ func (f *slowFeed) Get(context.Context, *record.Kind, string) (record.Record, er
 	return record.Record{}, store.ErrNotFound
 }
 
-// syncBuffer is a log sink safe for the stream's goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // A client that closes its stream while the stream catches up from the store has left; the
 // stream ends without a failure logged.
 func TestClientLeavingDuringCatchUpIsNoFailure(t *testing.T) {
 	feed := &slowFeed{entered: make(chan struct{})}
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	h := NewHub(Renderer{Src: feed}, nil, slog.New(slog.NewTextHandler(&logs, nil)))
 	ended := make(chan struct{})
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

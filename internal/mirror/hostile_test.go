@@ -1,7 +1,6 @@
 package mirror
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
+	"sportsdb/internal/testsupport"
 )
 
 const hostileKey = "HOSTILEKEY4242"
@@ -49,28 +49,11 @@ func (h *hostile) requests() []*http.Request {
 	return append([]*http.Request(nil), h.seen...)
 }
 
-// logBuf is a log the test reads.
-type logBuf struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func (l *logBuf) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }
+// textLogger logs to l as text, for the test to read.
+func textLogger(l *testsupport.LogBuffer) *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }
 
 // hostileFetcher reads through to h for a store holding Arsenal (133604), imported.
-func hostileFetcher(t *testing.T, h *hostile, clk Clock, rate int) (*Fetcher, store.Store, *logBuf) {
+func hostileFetcher(t *testing.T, h *hostile, clk Clock, rate int) (*Fetcher, store.Store, *testsupport.LogBuffer) {
 	t.Helper()
 	env := apitest.New(t, apitest.Options{})
 	err := env.Store.Write(context.Background(), func(tx store.Tx) error {
@@ -80,8 +63,8 @@ func hostileFetcher(t *testing.T, h *hostile, clk Clock, rate int) (*Fetcher, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &logBuf{}
-	f, err := NewFetcher(FetcherOptions{From: h.srv.URL, Key: hostileKey, Store: env.Store, Clock: clk, Rate: rate, Logger: logs.logger()})
+	logs := &testsupport.LogBuffer{}
+	f, err := NewFetcher(FetcherOptions{From: h.srv.URL, Key: hostileKey, Store: env.Store, Clock: clk, Rate: rate, Logger: textLogger(logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +112,7 @@ func TestRedirectKeepsTheKeyOnTheOrigin(t *testing.T) {
 		}
 	}
 	if _, err := Run(context.Background(), Options{From: up.srv.URL, Key: hostileKey, Store: st, Clock: newFakeClock(),
-		Leagues: []string{"4328"}, Logger: logs.logger()}); err != nil {
+		Leagues: []string{"4328"}, Logger: textLogger(logs)}); err != nil {
 		t.Logf("mirror: %v", err)
 	}
 	if n := len(other.requests()); n > 0 {
@@ -250,10 +233,10 @@ func TestRetryAfterCappedAndHonoured(t *testing.T) {
 	})
 	clk := newFakeClock()
 	env := apitest.New(t, apitest.Options{})
-	logs := &logBuf{}
+	logs := &testsupport.LogBuffer{}
 	start := clk.Now()
 	if _, err := Run(context.Background(), Options{From: up.srv.URL, Key: hostileKey, Store: env.Store, Clock: clk,
-		Logger: logs.logger(), Leagues: []string{"4328"}}); err != nil {
+		Logger: textLogger(logs), Leagues: []string{"4328"}}); err != nil {
 		t.Fatal(err)
 	}
 	if waited := clk.Now().Sub(start); waited > maxRetryAfter+time.Minute {

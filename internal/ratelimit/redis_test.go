@@ -1,12 +1,10 @@
 package ratelimit
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/testsupport"
 )
 
 func newTestRedis(t *testing.T, url string, o RedisOptions) *Redis {
@@ -109,24 +108,6 @@ func TestRedisWindowRolls(t *testing.T) {
 	}
 }
 
-// syncBuffer collects log output from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func waitHealthy(t *testing.T, r *Redis, want bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -146,7 +127,7 @@ func TestRedisOutageFallsBackAndComesBack(t *testing.T) {
 	url := testRedisURL(t)
 	prefix := testPrefix(t, url)
 	p := newProxy(t, url)
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	r := newTestRedis(t, p.url(url), RedisOptions{
 		Prefix: prefix, Recheck: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),

@@ -171,7 +171,7 @@ func TestCalendarIsRateLimited(t *testing.T) {
 
 // The access log and the metrics name the route, never the key or the id.
 func TestCalendarLogsAndMetricsHoldNoKey(t *testing.T) {
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	env := apitest.New(t, apitest.Options{Demo: true, AccessLog: server.NewAccessLog(&logs, true)})
 	env.Get(t, calendarPath(env.PremiumKey, "team", "133604"))
 	env.Get(t, calendarPath(env.PremiumKey, "league", "4328"))

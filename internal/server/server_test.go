@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,25 +17,8 @@ import (
 	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
+	"sportsdb/internal/testsupport"
 )
-
-// syncBuffer collects logs written from several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func TestKeyErrorsAndRouting(t *testing.T) {
 	env := apitest.New(t, apitest.Options{Demo: true})
@@ -170,7 +152,7 @@ func TestFailedKeyChecksAreLimitedPerAddress(t *testing.T) {
 
 // No key reaches the access log, the other logs or the metrics.
 func TestLogsHoldNoKey(t *testing.T) {
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	env := apitest.New(t, apitest.Options{Demo: true, Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
 		AccessLog: server.NewAccessLog(&logs, true)})
 	env.V1(t, env.PremiumKey, "all_sports.php")

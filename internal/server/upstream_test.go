@@ -17,6 +17,7 @@ import (
 	"sportsdb/internal/mirror"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
+	"sportsdb/internal/testsupport"
 )
 
 // countingProxy passes requests to an upstream server and counts them by path and query,
@@ -64,12 +65,12 @@ func (p *countingProxy) total() int {
 
 // readThroughTo is a server on an empty store that reads through to the base URL with key;
 // its logs, at debug level, go to logs.
-func readThroughTo(t *testing.T, base, key string, logs *syncBuffer) *apitest.Env {
+func readThroughTo(t *testing.T, base, key string, logs *testsupport.LogBuffer) *apitest.Env {
 	return readThroughToWith(t, base, key, logs, nil)
 }
 
 // readThroughToWith is readThroughTo on a clock of the test's (nil: pinned).
-func readThroughToWith(t *testing.T, base, key string, logs *syncBuffer, clk clock.Clock) *apitest.Env {
+func readThroughToWith(t *testing.T, base, key string, logs *testsupport.LogBuffer, clk clock.Clock) *apitest.Env {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return apitest.New(t, apitest.Options{Logger: logger, Clock: clk, Upstream: func(st store.Store) server.Upstream {
@@ -101,7 +102,7 @@ func ask(t *testing.T, env *apitest.Env, version, path string) *apitest.Response
 func TestReadThroughAnswersWhatTheStoreNeverSaw(t *testing.T) {
 	up := apitest.New(t, apitest.Options{Demo: true})
 	p := newCountingProxy(t, up.Server, up.PremiumKey)
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	local := readThroughTo(t, p.srv.URL, up.PremiumKey, &logs)
 	for _, c := range []struct{ version, path, upstream string }{
 		{"v1", "lookupteam.php?id=133604", "/api/v1/json/{key}/lookupteam.php?id=133604"},
@@ -131,7 +132,7 @@ func TestReadThroughOneUpstreamRequestForConcurrentClients(t *testing.T) {
 	up := apitest.New(t, apitest.Options{Demo: true})
 	p := newCountingProxy(t, up.Server, up.PremiumKey)
 	p.hold = make(chan struct{})
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	local := readThroughTo(t, p.srv.URL, up.PremiumKey, &logs)
 	const path = "lookupleague.php?id=4328"
 	want := ask(t, up, "v1", path)
@@ -165,7 +166,7 @@ func TestReadThroughUpstreamDown(t *testing.T) {
 	closed := "http://" + ln.Addr().String()
 	ln.Close()
 	const key = "UPSTREAMSECRET42"
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	local := readThroughTo(t, closed, key, &logs)
 	plain := apitest.New(t, apitest.Options{})
 	for _, c := range []struct{ version, path string }{
@@ -203,7 +204,7 @@ func TestReadThroughEmptyAnswersInTheCache(t *testing.T) {
 		up.Server.ServeHTTP(w, r)
 	}), up.PremiumKey)
 	clk := clock.NewManual(apitest.FixtureNow)
-	var logs syncBuffer
+	var logs testsupport.LogBuffer
 	local := readThroughToWith(t, p.srv.URL, up.PremiumKey, &logs, clk)
 
 	const unknown = "lookupteam.php?id=999999999"

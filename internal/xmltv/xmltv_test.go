@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"sportsdb/internal/apitest"
@@ -218,28 +217,10 @@ func TestGuideBadInput(t *testing.T) {
 	}
 }
 
-// logBuffer is a log destination the server's goroutines may write at once.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // The access log shows a guide's path with {key}, and the metrics count it under its route;
 // neither holds a key.
 func TestGuideLogsAndMetricsHoldNoKey(t *testing.T) {
-	var logs logBuffer
+	var logs testsupport.LogBuffer
 	env := apitest.New(t, apitest.Options{Demo: true, AccessLog: server.NewAccessLog(&logs, true)})
 	env.Get(t, "/xmltv/"+env.PremiumKey+"/team/133604.xml")
 	env.Get(t, countryPath(env.PremiumKey, "country=Turkey"))
