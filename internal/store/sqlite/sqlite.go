@@ -119,20 +119,30 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 		write.Close()
 		return nil, err
 	}
-	// One connection more than the readers: DataVersion holds one for itself.
-	n := max(4, runtime.GOMAXPROCS(0)) + 1
+	n := max(4, runtime.GOMAXPROCS(0))
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 	read.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: read, hold: shm},
+	// DataVersion's connection is a pool of its own: a search asks for the version while its
+	// transaction holds a read connection, so taken from the read pool it could wait for a
+	// connection that only a finished search frees (version.go).
+	vdb, err := sql.Open("sqlite", dsn(path, readCacheKiB, "_pragma=query_only(1)"))
+	if err != nil {
+		read.Close()
+		write.Close()
+		return nil, err
+	}
+	vdb.SetMaxOpenConns(1)
+	vdb.SetMaxIdleConns(1)
+	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: vdb, hold: shm},
 		feed: store.FeedOptions{}.WithDefaults(), stmts: stmts{db: read}}
 	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
 		Dialect: sqlstore.SQLite, Classify: classify})
 	if err := s.Ping(ctx); err != nil {
-		return nil, errors.Join(err, s.version.close(), read.Close(), write.Close())
+		return nil, errors.Join(err, s.version.shut(), read.Close(), write.Close())
 	}
 	if s.ordered, err = readIndexes(ctx, write); err != nil {
-		return nil, errors.Join(mapErr(err), s.version.close(), read.Close(), write.Close())
+		return nil, errors.Join(mapErr(err), s.version.shut(), read.Close(), write.Close())
 	}
 	return s, nil
 }
@@ -212,11 +222,12 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the database. The writer closes last, so its connection checkpoints the WAL;
 // the -shm descriptors are released after every connection (shm_unix.go).
 func (s *Store) Close() error {
-	err := errors.Join(s.version.close(), s.stmts.close(), s.read.Close(), s.write.Close())
+	err := errors.Join(s.version.shut(), s.stmts.close(), s.read.Close(), s.write.Close())
 	return errors.Join(err, s.shm.release())
 }
 
 // PoolStats reads the reader and writer pools.
 func (s *Store) PoolStats() []store.PoolStats {
-	return []store.PoolStats{sqlstore.PoolStatsOf("read", s.read), sqlstore.PoolStatsOf("write", s.write)}
+	return []store.PoolStats{sqlstore.PoolStatsOf("read", s.read), sqlstore.PoolStatsOf("write", s.write),
+		sqlstore.PoolStatsOf("version", s.version.db)}
 }

@@ -10,7 +10,9 @@ import (
 )
 
 // versionReader answers DataVersion, which every API request asks for, from one dedicated
-// read connection. SQLite's PRAGMA data_version on a connection changes whenever another
+// read connection, of a pool of its own: a search asks for the version inside its read
+// transaction, so a connection taken from the read pool could wait for one that only a
+// finished search gives back. SQLite's PRAGMA data_version on a connection changes whenever another
 // connection, of this process or another, commits to the file; all writes of a Store go
 // through its writer connection, so the meta row is read again only after a commit.
 //
@@ -18,7 +20,7 @@ import (
 // the one read before the last query: any commit rewrites it, so when it is unchanged the
 // last answer still holds, and a request pays a hundred nanoseconds instead of a query.
 type versionReader struct {
-	db   *sql.DB
+	db   *sql.DB  // its own pool of one connection
 	hold *shmHold // the process's descriptors of the -shm file (shm_unix.go)
 
 	// last is the answer of the last query with the header read just before it.
@@ -127,6 +129,8 @@ func (v *versionReader) reset() {
 	v.conn, v.pragma, v.meta, v.isValid = nil, nil, nil, false
 }
 
+// close closes the version reader's connection, so that it no longer holds the file open;
+// the next call opens another.
 func (v *versionReader) close() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -138,10 +142,18 @@ func (v *versionReader) close() error {
 	}
 	err := errors.Join(v.pragma.Close(), v.meta.Close(), v.conn.Close())
 	v.conn, v.pragma, v.meta, v.isValid = nil, nil, nil, false
+	// A connection given back stays open in the pool: closed idle, it lets the file go.
+	v.db.SetMaxIdleConns(0)
+	v.db.SetMaxIdleConns(1)
 	if err != nil {
 		return fmt.Errorf("data version connection: %w", err)
 	}
 	return nil
+}
+
+// shut closes the version reader and its pool, with the store.
+func (v *versionReader) shut() error {
+	return errors.Join(v.close(), v.db.Close())
 }
 
 // unmap closes the version reader's connection and drops its map of the -shm file, which
