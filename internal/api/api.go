@@ -21,7 +21,7 @@ type Deps struct {
 	Clock clock.Clock
 	Caps  *caps.Table
 	// Lenient also answers what older clients send that the public service refuses or
-	// renamed (serve --compat lenient, DECISIONS.md section 16); false answers as it does.
+	// renamed (serve --compat lenient, docs/CONTRACT.md section 16); false answers as it does.
 	Lenient bool
 }
 
@@ -30,7 +30,7 @@ type Deps struct {
 type Endpoint[In any] struct {
 	// Path is the .php file (v1) or the path under /api/v2/json/, parameters written {type}.
 	Path string
-	// Params lists the query parameters it reads, as DECISIONS.md does (v1).
+	// Params lists the query parameters it reads, as docs/CONTRACT.md does (v1).
 	Params string
 	// Key is the record key of the answer (v1; a v2 answer's key is its path's group).
 	Key  string

@@ -116,7 +116,7 @@ type request struct {
 	v2 bool
 }
 
-// endpointRequests lists a request for every v1 file of DECISIONS section 1 and every v2
+// endpointRequests lists a request for every v1 file of docs/CONTRACT.md section 1 and every v2
 // path of section 2, with parameters taken from the dataset so that they find records.
 func endpointRequests(t testing.TB, st store.Records) []request {
 	p := picker{t: t, st: st}

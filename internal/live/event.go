@@ -1,6 +1,6 @@
 // Package live pushes the change feed to clients: one watcher per server follows the
 // store's feed and fans the changed records out to every open Server-Sent Events stream,
-// and the changes endpoint pages through the feed (DECISIONS.md section 9).
+// and the changes endpoint pages through the feed (docs/CONTRACT.md section 9).
 package live
 
 import (

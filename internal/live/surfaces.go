@@ -2,7 +2,7 @@ package live
 
 import "sportsdb/internal/store"
 
-// Surface is one path of the change feed and its streams (DECISIONS.md section 9), under
+// Surface is one path of the change feed and its streams (docs/CONTRACT.md section 9), under
 // /api/v2/json/ with the key in X-API-KEY, or under /api/v2/json/{key}/. The server names
 // requests by Route, and the OpenAPI document describes each Surface.
 type Surface struct {

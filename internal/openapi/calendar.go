@@ -2,7 +2,7 @@ package openapi
 
 import "sportsdb/internal/calendar"
 
-// calendarOp is the GET of a calendar feed (DECISIONS.md section 10).
+// calendarOp is the GET of a calendar feed (docs/CONTRACT.md section 10).
 func calendarOp(sc calendar.Scope) *obj {
 	example := "4328"
 	if sc == calendar.Team {

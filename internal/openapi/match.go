@@ -1,6 +1,6 @@
 package openapi
 
-// matchKey is the group of v2 match/event (DECISIONS.md section 17), whose answer holds
+// matchKey is the group of v2 match/event (docs/CONTRACT.md section 17), whose answer holds
 // each event inside an object with its score and reasons.
 const matchKey = "match"
 

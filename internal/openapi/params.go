@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The rules every name parameter follows (DECISIONS.md section 1), said once.
+// The rules every name parameter follows (docs/CONTRACT.md section 1), said once.
 const nameRule = "`_`, `+` and `%20` mean a space; matched case- and accent-insensitively " +
 	"(`Atletico` finds `Atlético`). A value over 256 bytes, invalid UTF-8 or nothing but spaces matches nothing."
 

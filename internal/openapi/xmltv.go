@@ -8,7 +8,7 @@ import (
 
 const tagXMLTV = "xmltv"
 
-// xmltvPaths adds the XMLTV guides (DECISIONS.md section 17).
+// xmltvPaths adds the XMLTV guides (docs/CONTRACT.md section 17).
 func xmltvPaths(paths *obj) {
 	days := newObj("name", "days", "in", "query", "required", false,
 		"description", fmt.Sprintf("Days of the guide from today (UTC), %d to %d; default %d.", 1, xmltv.MaxDays, xmltv.DefaultDays),

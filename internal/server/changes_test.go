@@ -26,7 +26,7 @@ func event(id, name string) record.Record {
 	return r
 }
 
-// The changes endpoint pages through the feed with the exact body of DECISIONS section 9,
+// The changes endpoint pages through the feed with the exact body of docs/CONTRACT.md section 9,
 // and answers bad parameters with a 400 that says what is wrong.
 func TestChangesEndpoint(t *testing.T) {
 	e := newLiveEnv(t, nil)

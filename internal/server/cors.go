@@ -7,7 +7,7 @@ import (
 	"sportsdb/internal/api/respond"
 )
 
-// Browser apps call the API from pages on other origins (DECISIONS section 12): every API
+// Browser apps call the API from pages on other origins (docs/CONTRACT.md section 12): every API
 // answer, errors and 429 included, says which origins may read it and exposes the rate limit
 // fields and the ETag; a preflight (OPTIONS) is answered without a key and costs no quota.
 

@@ -1,5 +1,5 @@
 // Package xmltv answers TV guides in XMLTV, the format IPTV players and TV-guide software
-// read (DECISIONS.md section 17): /xmltv/{key}/tv.xml?country=...&days=... (the listings
+// read (docs/CONTRACT.md section 17): /xmltv/{key}/tv.xml?country=...&days=... (the listings
 // of a channel country) and /xmltv/{key}/team/{id}.xml (a team's games as one channel).
 // Times are UTC with their offset, channel ids come from record ids (the same on every run
 // and replica), icons are the records' images, and the body depends only on the records,

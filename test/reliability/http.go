@@ -124,7 +124,7 @@ func (a answer) problem(allow5xx ...int) string {
 	return ""
 }
 
-// errorShape checks an error body against DECISIONS.md section 3 and 4: {"Message":"..."}, or
+// errorShape checks an error body against docs/CONTRACT.md sections 3 and 4: {"Message":"..."}, or
 // the public service's 429 body {"message":"...","error":429}, with a JSON content type.
 func errorShape(a answer) string {
 	if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {

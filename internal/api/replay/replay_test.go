@@ -54,9 +54,9 @@ var momentsApart = reason{why: "live feed recorded at another moment than the ot
 
 // differences lists every fixture whose answer is not the recorded body, by set/name.
 var differences = map[string]reason{
-	"v1-free/invalid_key": {why: "a rejected key gets the documented HTTP 400 body (DECISIONS section 3), not the public service's sign-up message",
+	"v1-free/invalid_key": {why: "a rejected key gets the documented HTTP 400 body (docs/CONTRACT.md section 3), not the public service's sign-up message",
 		check: sameStatus, status: 400, body: `{"Message":"Invalid API key"}`},
-	"v1-free/lookup_all_teams_wrong_league": {why: "the public service answered ?id=4328 with the teams of league 4396 (English League 1); sportsdb answers the teams of league 4328 (DECISIONS section 5)",
+	"v1-free/lookup_all_teams_wrong_league": {why: "the public service answered ?id=4328 with the teams of league 4396 (English League 1); sportsdb answers the teams of league 4328 (docs/CONTRACT.md section 5)",
 		check: sameFields},
 	"v1-free/events_day_sport": {why: "this recording escapes non-ASCII letters (Mlad\\u00e1) where the service's other answers, events_day among them, send them as UTF-8; sportsdb always sends UTF-8",
 		check: sameJSON},

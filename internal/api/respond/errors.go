@@ -45,7 +45,7 @@ const StatusClientClosed = 499
 // RetryAfterUnavailable is the Retry-After of a 503, in seconds.
 const RetryAfterUnavailable = 5
 
-// The fixed error answers of DECISIONS section 3.
+// The fixed error answers of docs/CONTRACT.md section 3.
 var (
 	ErrNotFound         = &HTTPError{Status: http.StatusNotFound, Message: "Not found"}
 	ErrInvalidKey       = &HTTPError{Status: http.StatusBadRequest, Message: "Invalid API key"}

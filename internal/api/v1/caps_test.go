@@ -12,7 +12,7 @@ import (
 	"sportsdb/internal/store"
 )
 
-// TestCapsRegistered: every file has its cap in the shared table, with DECISIONS.md's figures.
+// TestCapsRegistered: every file has its cap in the shared table, with docs/CONTRACT.md's figures.
 func TestCapsRegistered(t *testing.T) {
 	table := caps.New()
 	v1.New(api.Deps{Caps: table})
@@ -22,7 +22,7 @@ func TestCapsRegistered(t *testing.T) {
 		"eventshighlights.php": {2, 50}, "eventsseason.php": {15, 3000}, "eventstv.php": {1, 1500},
 		"livescore.php": {caps.Ceiling, caps.Ceiling}, "eventsround.php": {caps.Ceiling, caps.Ceiling},
 	}
-	// lookup_all_teams.php answers with search_all_teams.php's caps (DECISIONS section 5).
+	// lookup_all_teams.php answers with search_all_teams.php's caps (docs/CONTRACT.md section 5).
 	shared := map[string]string{"lookup_all_teams.php": "v1/search_all_teams.php"}
 	for _, f := range v1.Files() {
 		name := "v1/" + f

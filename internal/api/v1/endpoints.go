@@ -36,7 +36,7 @@ var latest = api.LatestFirst
 // uncapped answers every record (bounded by caps.Ceiling).
 var uncapped = c(caps.Unlimited, caps.Unlimited)
 
-// endpoints lists every v1 file in the order of DECISIONS.md section 1 (the spec's tables).
+// endpoints lists every v1 file in the order of docs/CONTRACT.md section 1 (the spec's tables).
 var endpoints = []*endpoint{
 	{Path: "searchteams.php", Params: "t, or sname", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(1, 100), Answer: searchTeams},
 	{Path: "searchevents.php", Params: "e, s or d, f", Key: "event", Kind: record.Event, View: "full", Order: latest, Cap: c(1, 10), Answer: searchEvents},
@@ -68,7 +68,7 @@ var endpoints = []*endpoint{
 	{Path: "search_all_seasons.php", Params: "id, badge, poster, description", Key: "seasons", Kind: record.Season, View: "name", Order: o(api.Asc("strSeason")), Cap: c(5, 500), Answer: seasons},
 	{Path: "search_all_teams.php", Params: "l, or s and c", Key: "teams", Kind: record.Team, View: "full", Order: byName("strTeam", "idTeam"), Cap: c(10, 3000), Answer: teamsOf},
 	// lookup_all_teams.php, the t form of searchplayers.php and the sname form of
-	// searchteams.php are older calls real clients still send (DECISIONS section 5).
+	// searchteams.php are older calls real clients still send (docs/CONTRACT.md section 5).
 	{Path: "lookup_all_teams.php", Params: "id", Key: "teams", Kind: record.Team, View: "full", Order: byID("idTeam"), CapOf: "v1/search_all_teams.php", Answer: childrenOf("idLeague")},
 	{Path: "lookup_all_players.php", Params: "id", Key: "player", Kind: record.Player, View: "full", Order: byName("strPlayer", "idPlayer"), Cap: c(10, 3000), Answer: squad},
 	{Path: "eventsnext.php", Clock: true, Params: "id", Key: "events", Kind: record.Event, View: "full", Order: api.SoonestFirst, Cap: c(1, 10), Answer: teamEvents(true)},
@@ -84,7 +84,7 @@ var endpoints = []*endpoint{
 }
 
 // legacyLivescore is the older premium live score feed, /api/v2/json/{key}/livescore.php?s=&l=
-// (DECISIONS.md section 5): premium keys only, the record key "events", l selects a league.
+// (docs/CONTRACT.md section 5): premium keys only, the record key "events", l selects a league.
 // It shares the cap of livescore.php.
 var legacyLivescore = &endpoint{Path: "livescore.php", Clock: true, Params: "s, l", Key: "events", Kind: record.LiveScore, View: "full", Order: api.LiveOrder,
 	PremiumOnly: true, Route: "v2/livescore.php", CapOf: "v1/livescore.php", Answer: livescore(true)}

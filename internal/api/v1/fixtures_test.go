@@ -28,7 +28,7 @@ func TestFixtures(t *testing.T) {
 				// league 4396's for ?id=4396, which is the recorded body.
 				wantStatus(t, e.Get(t, url), 200, `{"teams":null}`)
 				// The recording holds 24 teams, more than search_all_teams.php's free cap of 10
-				// that the alias shares (DECISIONS section 5): a premium key gets them all.
+				// that the alias shares (docs/CONTRACT.md section 5): a premium key gets them all.
 				url = strings.Replace(strings.Replace(url, "id=4328", "id=4396", 1), "/123/", "/"+e.PremiumKey+"/", 1)
 			}
 			want, err := os.ReadFile(fx.File)

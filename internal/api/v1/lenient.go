@@ -7,7 +7,7 @@ import (
 	"sportsdb/internal/record"
 )
 
-// lenientRows are what serve --compat lenient adds to the table (DECISIONS.md section 16):
+// lenientRows are what serve --compat lenient adds to the table (docs/CONTRACT.md section 16):
 // calls real clients send that the public service refuses or renamed. A row whose file the
 // table has replaces that row on every form; a new file joins every form. Their routes are
 // v1/lenient/FILE, so metrics, logs and the OpenAPI document tell them from the public

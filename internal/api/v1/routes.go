@@ -15,7 +15,7 @@ type form struct {
 	keyInPath bool
 }
 
-// The forms of v1 paths; the v2 ones are the aliases of DECISIONS.md section 5.
+// The forms of v1 paths; the v2 ones are the aliases of docs/CONTRACT.md section 5.
 var (
 	v1Path = form{"v1", true}  // /api/v1/json/{key}/{file}
 	v2Path = form{"v2", true}  // /api/v2/json/{key}/{file}: that v1 file with that key

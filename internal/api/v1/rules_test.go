@@ -10,7 +10,7 @@ import (
 	"sportsdb/internal/store"
 )
 
-// rule is one rule of the spec or DECISIONS.md, checked through one request.
+// rule is one rule of the spec or docs/CONTRACT.md, checked through one request.
 type rule struct {
 	name   string
 	tier   store.Tier

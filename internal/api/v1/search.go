@@ -35,7 +35,7 @@ func searchTeams(r *api.Request, p params) (api.Answer, error) {
 	return api.Records(recs), err
 }
 
-// teamsByShortName is searchteams.php?sname=SHORT (DECISIONS section 5): the teams whose
+// teamsByShortName is searchteams.php?sname=SHORT (docs/CONTRACT.md section 5): the teams whose
 // strTeamShort is SHORT, case-insensitively, in the row's order.
 func teamsByShortName(r *api.Request, p params) (api.Answer, error) {
 	short, ok := p.name("sname")

@@ -51,7 +51,7 @@ func checkAnswer(t testing.TB, path string, a answer) {
 	}
 }
 
-// specPaths are the v2 paths of DECISIONS.md section 2, parameters in braces.
+// specPaths are the v2 paths of docs/CONTRACT.md section 2, parameters in braces.
 var specPaths = []string{
 	"search/league/{name}", "search/player/{name}", "search/event/{name}", "search/venue/{name}", "search/team/{name}",
 	"lookup/league/{id}", "lookup/team/{id}", "lookup/player/{id}", "lookup/event/{id}", "lookup/venue/{id}",

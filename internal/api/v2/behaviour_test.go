@@ -143,7 +143,7 @@ func TestScheduleFollowsClock(t *testing.T) {
 	}
 }
 
-// The caps registered are the ones of DECISIONS section 2, by the names the caps file uses,
+// The caps registered are the ones of docs/CONTRACT.md section 2, by the names the caps file uses,
 // and an operator's override is obeyed.
 func TestCaps(t *testing.T) {
 	table := caps.New()

@@ -47,7 +47,7 @@ var latestFirst = o(api.Desc("strTimestamp"), store.Order{Field: "idEvent", Nume
 // all is "every record of that parent"; the caps table bounds it by caps.Ceiling.
 const all = caps.Unlimited
 
-// routes lists every v2 endpoint in the order of DECISIONS.md section 2. Views marked
+// routes lists every v2 endpoint in the order of docs/CONTRACT.md section 2. Views marked
 // (ours) in README.md are choices where no recorded response shows the public one.
 var routes = []endpoint{
 	{Path: "search/league/{name}", Kind: record.League, View: "search2", Order: idOrder("idLeague"), Cap: c(10), Answer: search(true, leagueNames...)},
@@ -102,6 +102,6 @@ var routes = []endpoint{
 	{Path: "livescore/{sportOrLeague}", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveOrder, Cap: c(100), Route: "v2/livescore", Answer: livescore},
 	{Path: "livescore/all", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
 
-	// Ours (DECISIONS.md section 17): the events a media file's name records, best first.
+	// Ours (docs/CONTRACT.md section 17): the events a media file's name records, best first.
 	{Path: "match/event", Params: "q", Kind: record.Event, View: "full", Cap: c(match.Max), Answer: matchEvent},
 }
