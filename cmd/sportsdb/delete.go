@@ -21,7 +21,15 @@ func deleteCmd(ctx context.Context, inv *invocation) error {
 		}
 		return fmt.Errorf("delete: unknown kind %q (want one of %s)", inv.args[0], strings.Join(names, ", "))
 	}
-	ids := inv.args[1:]
+	// An id named twice is one record, deleted once.
+	var ids []string
+	seen := map[string]bool{}
+	for _, id := range inv.args[1:] {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
 	st, err := openDB(ctx, inv.cfg.DB)
 	if err != nil {
 		return err

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// delete removes the records it names, all of them in one write; an unknown kind or a
-// missing id deletes nothing and says which.
+// delete removes the records it names, all of them in one write (an id named twice once); an
+// unknown kind or a missing id deletes nothing and says which.
 func TestDelete(t *testing.T) {
 	dir := t.TempDir()
 	teams := `{"idTeam":"1","strTeam":"Arsenal"}` + "\n" + `{"idTeam":"2","strTeam":"Chelsea"}` + "\n" +
@@ -53,7 +53,7 @@ func TestDelete(t *testing.T) {
 	if got := exported(); got != "1 2 3" {
 		t.Fatalf("after failed deletes the teams are %q, want all three", got)
 	}
-	if out, ok := sportsdb(t, dir, nil, "delete", "team", "3", "1"); !ok || !strings.Contains(out, "deleted 2 team record(s)") {
+	if out, ok := sportsdb(t, dir, nil, "delete", "team", "3", "1", "3"); !ok || !strings.Contains(out, "deleted 2 team record(s)") {
 		t.Fatalf("delete: ok %v, output:\n%s", ok, out)
 	}
 	if got := exported(); got != "2" {
