@@ -51,6 +51,9 @@ type Endpoint[In any] struct {
 	// only on the stored records: read-through asks the upstream before every such answer,
 	// and a mirror follows it more often.
 	Clock bool
+	// Local marks an endpoint of sportsdb's own that no upstream has: read-through never
+	// asks one for it.
+	Local bool
 	// CapOf is the route whose cap applies, when not its own; its cap is then not registered.
 	CapOf string
 	// Answer reads the request and answers.

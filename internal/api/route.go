@@ -20,8 +20,8 @@ type Target struct {
 	HeaderKey bool
 	// PremiumOnly refuses free keys (v2 and the older live score feed).
 	PremiumOnly bool
-	// Clock is the endpoint's Endpoint.Clock.
-	Clock bool
+	// Clock and Local are the endpoint's Endpoint.Clock and Endpoint.Local.
+	Clock, Local bool
 	// Row is the endpoint's index in the table, NoRow when the path names none: such a
 	// request is answered 404 once its key is checked, as the public service does.
 	Row int

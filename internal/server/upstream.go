@@ -18,8 +18,8 @@ import (
 // Upstream reads through to another TheSportsDB-compatible API for answers the store cannot
 // give (serve --upstream: a mirror.Fetcher). version is the name of the API that matched
 // ("v1", "v2"), pathAndQuery the request as that API names it for an upstream
-// (api.Mount.Upstream). Which answers depend on the time, and which hold no records, the
-// APIs say (api.Target.Clock, api.Answer.Empty).
+// (api.Mount.Upstream). Which answers depend on the time, which hold no records, and which
+// no upstream has, the APIs say (api.Target.Clock, api.Answer.Empty, api.Target.Local).
 type Upstream interface {
 	// Ensure makes the store hold the upstream's answer unless it holds a fresh one; changed
 	// says records were stored. Its errors never hold the upstream's key.
@@ -59,7 +59,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t target, tier s
 		t.mount.Serve(w, r, t.Target, tier) // within the request's deadline
 		return
 	}
-	if !t.Known() {
+	if !t.Known() || t.Local {
 		s.fromStore(w, r, t, tier)
 		return
 	}

@@ -246,3 +246,19 @@ func assertNoKey(t *testing.T, key, text string) {
 		t.Errorf("the upstream's key shows in:\n%s", text)
 	}
 }
+
+// An endpoint of sportsdb's own (v2 match/event) is no upstream's: an empty answer to it is
+// answered from the store, and the upstream is never asked for it.
+func TestReadThroughNeverAsksForOurOwnEndpoints(t *testing.T) {
+	up := apitest.New(t, apitest.Options{Demo: true})
+	p := newCountingProxy(t, up.Server, up.PremiumKey)
+	var logs testsupport.LogBuffer
+	local := readThroughTo(t, p.srv.URL, up.PremiumKey, &logs)
+	got := local.V2(t, "match/event?q=Arsenal.vs.Chelsea.2024.09.15.1080p")
+	if got.Status != http.StatusOK || string(got.Body) != `{"Message":"No data found"}` {
+		t.Errorf("match/event on an empty store: %d %s, want no data", got.Status, got.Body)
+	}
+	if n := p.total(); n != 0 {
+		t.Errorf("the upstream was asked %d times for an endpoint only sportsdb has", n)
+	}
+}

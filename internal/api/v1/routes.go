@@ -72,7 +72,7 @@ func (a *API) Match(version string, segs []string) (api.Target, bool) {
 	}
 	if i, ok := a.rows.files[f][segs[len(segs)-1]]; ok {
 		ep := a.rows.list[i]
-		t.Row, t.Route, t.PremiumOnly, t.Clock = i, ep.Route, ep.PremiumOnly, ep.Clock
+		t.Row, t.Route, t.PremiumOnly, t.Clock, t.Local = i, ep.Route, ep.PremiumOnly, ep.Clock, ep.Local
 	}
 	return t, true
 }

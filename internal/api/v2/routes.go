@@ -103,5 +103,5 @@ var routes = []endpoint{
 	{Path: "livescore/all", Clock: true, Kind: record.LiveScore, View: "full", Order: api.LiveByID, Cap: c(500), Answer: every},
 
 	// Ours (docs/CONTRACT.md section 17): the events a media file's name records, best first.
-	{Path: "match/event", Params: "q", Kind: record.Event, View: "full", Cap: c(match.Max), Answer: matchEvent},
+	{Path: "match/event", Params: "q", Local: true, Kind: record.Event, View: "full", Cap: c(match.Max), Answer: matchEvent},
 }

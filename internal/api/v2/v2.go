@@ -86,7 +86,7 @@ func (a *API) Match(version string, segs []string) (api.Target, bool) {
 		return api.Target{}, false
 	}
 	if i, ok := a.match(t.Args); ok {
-		t.Row, t.Route, t.Clock = i, a.routes[i].Route, a.routes[i].Clock
+		t.Row, t.Route, t.Clock, t.Local = i, a.routes[i].Route, a.routes[i].Clock, a.routes[i].Local
 	}
 	return t, true
 }
