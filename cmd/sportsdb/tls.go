@@ -18,9 +18,10 @@ type certFiles struct {
 	certPath, keyPath string
 	logger            *slog.Logger
 
-	mu    sync.Mutex
-	cert  *tls.Certificate
-	stamp string // the files' modification times and sizes when cert was read
+	mu     sync.Mutex
+	cert   *tls.Certificate
+	stamp  string // the files' modification times and sizes when cert was read
+	failed string // the stamp (or the error) of the files that last failed to load
 }
 
 func newCertFiles(certPath, keyPath string, logger *slog.Logger) (*certFiles, error) {
@@ -59,17 +60,30 @@ func (cf *certFiles) load(stamp string) error {
 	return nil
 }
 
-// getCertificate is tls.Config.GetCertificate.
+// getCertificate is tls.Config.GetCertificate. Files that failed to load are not read again,
+// and not warned of again, until they change: a bad renewal costs one warning, not one load
+// and one log line per handshake.
 func (cf *certFiles) getCertificate(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	cf.mu.Lock()
 	defer cf.mu.Unlock()
 	stamp, err := cf.stampNow()
-	if err == nil && stamp != cf.stamp {
+	switch {
+	case err != nil:
+		stamp = err.Error()
+	case stamp == cf.stamp:
+		cf.failed = ""
+		return cf.cert, nil
+	case stamp == cf.failed:
+		return cf.cert, nil
+	default:
 		if err = cf.load(stamp); err == nil {
+			cf.failed = ""
 			cf.logger.Info("tls: certificate reloaded", "cert", cf.certPath)
+			return cf.cert, nil
 		}
 	}
-	if err != nil {
+	if stamp != cf.failed {
+		cf.failed = stamp
 		cf.logger.Warn("tls: keeping the certificate in use", "err", err)
 	}
 	return cf.cert, nil

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -17,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sportsdb/internal/testsupport"
 )
 
 // testCA is a certificate authority made for one test.
@@ -134,5 +137,62 @@ func TestServeTLS(t *testing.T) {
 	}
 	if got := resp.TLS.PeerCertificates[0].SerialNumber.Int64(); got != 2 || resp.StatusCode != 200 {
 		t.Errorf("after renewal: serial %d, status %d; want the renewed certificate (2)", got, resp.StatusCode)
+	}
+}
+
+// A renewal that does not load (a key half written) keeps the certificate in use and is
+// warned of once, however many handshakes come, until the files change again; a good
+// renewal after it is used at once.
+func TestCertFilesBadRenewalWarnedOnce(t *testing.T) {
+	dir := t.TempDir()
+	ca := newTestCA(t)
+	certPath, keyPath := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	ca.issue(t, 1, certPath, keyPath)
+	var logs testsupport.LogBuffer
+	cf, err := newCertFiles(certPath, keyPath, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial := func() int64 {
+		t.Helper()
+		c, err := cf.getCertificate(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := x509.ParseCertificate(c.Certificate[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x.SerialNumber.Int64()
+	}
+	// touch gives both files a modification time of their own, so each change is seen.
+	stamp := time.Now()
+	touch := func() {
+		stamp = stamp.Add(time.Minute)
+		for _, p := range []string{certPath, keyPath} {
+			if err := os.Chtimes(p, stamp, stamp); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(keyPath, []byte("-----BEGIN EC PRIVATE KEY-----\nhalf"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	touch()
+	for range 5 {
+		if got := serial(); got != 1 {
+			t.Fatalf("after a bad renewal: serial %d, want the one in use (1)", got)
+		}
+	}
+	if n := strings.Count(logs.String(), "keeping the certificate in use"); n != 1 {
+		t.Errorf("5 handshakes after a bad renewal logged %d warnings, want 1:\n%s", n, logs.String())
+	}
+	ca.issue(t, 2, certPath, keyPath)
+	touch()
+	if got := serial(); got != 2 {
+		t.Errorf("after a good renewal: serial %d, want 2", got)
+	}
+	if n := strings.Count(logs.String(), "certificate reloaded"); n != 1 {
+		t.Errorf("reloads logged %d times, want 1:\n%s", n, logs.String())
 	}
 }
