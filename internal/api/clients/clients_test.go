@@ -232,3 +232,43 @@ func fill(path string, vars map[string]string) string {
 	}
 	return path
 }
+
+// The table of test/README.md says how many calls of each client are replayed: it names every
+// file here, with its calls and those marked lenient.
+func TestReadmeTableCounts(t *testing.T) {
+	clients := loadClients(t)
+	readme := filepath.Join(filepath.Dir(apitest.FixturesDir(t)), "..", "test", "README.md")
+	raw, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 7 || !strings.HasSuffix(strings.TrimSpace(cells[2]), ".json") {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimSpace(cells[2]), ".json")
+		c, ok := clients[name]
+		if !ok {
+			t.Errorf("test/README.md lists %s.json, which is not in testdata/clients", name)
+			continue
+		}
+		listed[name] = true
+		lenient := 0
+		for _, cl := range c.Calls {
+			if cl.Lenient {
+				lenient++
+			}
+		}
+		want := fmt.Sprintf("%d|%d|%d", len(c.Calls), len(c.Calls), lenient)
+		if got := strings.Join([]string{strings.TrimSpace(cells[3]), strings.TrimSpace(cells[4]), strings.TrimSpace(cells[5])}, "|"); got != want {
+			t.Errorf("test/README.md: %s.json calls|answered|lenient %s, the file has %s", name, got, want)
+		}
+	}
+	for name := range clients {
+		if !listed[name] {
+			t.Errorf("test/README.md's table does not list %s.json", name)
+		}
+	}
+}
