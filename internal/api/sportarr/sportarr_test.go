@@ -282,3 +282,29 @@ func TestRoutes(t *testing.T) {
 		}
 	}
 }
+
+// Hostile parameters on every path get a JSON answer a client can read: the empty list, a
+// 400 or a 404, never a server error.
+func TestBadInputNeverFails(t *testing.T) {
+	e, _ := env(t, apitest.Options{})
+	hostile := []string{"", "%00", "%ff", "-1", "1.5", "99999999999999999999999", "%2e%2e", "a%2Fb", strings.Repeat("x", 600), "%E2%80%AE", "'%20OR%201=1"}
+	for _, d := range sportarr.Docs() {
+		for _, h := range hostile {
+			path := d.Path
+			for _, p := range d.Params {
+				path = strings.ReplaceAll(path, "{"+p+"}", h)
+			}
+			path = strings.ReplaceAll(path, "{key}", e.PremiumKey)
+			for _, q := range append([]string{""}, d.Query...) {
+				full := path
+				if q != "" {
+					full += "?" + q + "=" + h
+				}
+				res := e.Get(t, full)
+				if res.Status >= 500 || !json.Valid(res.Body) {
+					t.Errorf("%s: %d %.200s", full, res.Status, res.Body)
+				}
+			}
+		}
+	}
+}
