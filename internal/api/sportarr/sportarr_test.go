@@ -229,7 +229,8 @@ func find(l []map[string]any, member string, value any) map[string]any {
 func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 // Keys are checked as on v2 (premium and business), unknown paths and the lists sportsdb
-// does not have are 404, a bad id is an empty list, and the access log never shows the key.
+// does not have are 404, a bad id is an empty list; answers carry the CORS fields and an ETag,
+// are counted in the metrics by route, and the access log never shows the key.
 func TestKeysErrorsAndLogs(t *testing.T) {
 	var logs bytes.Buffer
 	e, _ := env(t, apitest.Options{AccessLog: server.NewAccessLog(&logs, true)})
@@ -258,6 +259,12 @@ func TestKeysErrorsAndLogs(t *testing.T) {
 	res := e.Get(t, "/sportarr/"+e.PremiumKey+"/all/sports", "Origin", "https://sportarr.example")
 	if res.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Errorf("Sportarr's settings page (a browser) cannot read the answer: no Access-Control-Allow-Origin")
+	}
+	if etag := res.Header.Get("ETag"); etag == "" || e.Get(t, "/sportarr/"+e.PremiumKey+"/all/sports", "If-None-Match", etag).Status != 304 {
+		t.Errorf("the answer is not kept in the response cache (ETag %q, If-None-Match not 304)", etag)
+	}
+	if m := string(e.Get(t, "/metrics").Body); !strings.Contains(m, `sportsdb_http_requests_total{code="200",route="sportarr/all/sports"}`) {
+		t.Errorf("the metrics count no sportarr/all/sports: %.500s", m)
 	}
 	for _, key := range []string{e.PremiumKey, e.BusinessKey, e.FreeKey, "nokey"} {
 		if strings.Contains(logs.String(), "/"+key+"/") {
