@@ -56,7 +56,7 @@ var rows = []row{
 	{Path: "list/seasons/{id}", Query: []string{"cb"}, Doc: "A league's seasons, as v2 list/seasons (`cb` is Sportarr's cache breaker, ignored).", Answer: write(list, seasonModel, fromV2("list/seasons/{0}"))},
 	{Path: "list/seasonposters/{id}", Doc: "A league's season posters, as v2 list/seasonposters.", Answer: write(list, seasonModel, fromV2("list/seasonposters/{0}"))},
 	{Path: "list/teams/{id}", Doc: "A league's teams, as v2 list/teams.", Answer: write(list, teamModel, fromV2("list/teams/{0}"))},
-	{Path: "schedule/league/{id}/{season}", Query: []string{"cb"}, Doc: "A league's season, as v2 schedule/league (`cb` ignored).", Answer: write(in("schedule"), eventModel, fromV2("schedule/league/{0}/{1}"))},
+	{Path: "schedule/league/{id}/{season}", Query: []string{"cb"}, Doc: "A league's season, as v2 schedule/league (`cb` ignored).", Answer: write(in("schedule"), eventModel, leagueSeason)},
 
 	// TV: {"data":{"tvschedule":[...]}}.
 	{Path: "tv/event/{id}", Doc: "An event's TV listings, as v2 lookup/event_tv.", Answer: write(in("tvschedule"), tvModel, fromV2("lookup/event_tv/{0}"))},
@@ -155,7 +155,10 @@ func fromV2(path string) source {
 				segs[i] = args[j]
 			}
 		}
-		recs, _, err := c.s.v2.Records(c.ctx, c.tier, segs...)
+		recs, ok, err := c.s.v2.Records(c.ctx, c.tier, segs...)
+		if !ok {
+			return nil, fmt.Errorf("sportarr: no v2 row answers %s", path)
+		}
 		return recs, err
 	}
 }
@@ -163,10 +166,19 @@ func fromV2(path string) source {
 // fromV1 is the records of a v1 file, the call's one parameter as param.
 func fromV1(file, param string) source {
 	return func(c *call, args []string) ([]record.Record, error) {
-		recs, _, err := c.s.v1.Records(c.ctx, c.tier, file, url.Values{param: {args[0]}})
+		recs, ok, err := c.s.v1.Records(c.ctx, c.tier, file, url.Values{param: {args[0]}})
+		if !ok {
+			return nil, fmt.Errorf("sportarr: no v1 row answers %s", file)
+		}
 		return recs, err
 	}
 }
+
+// The v2 rows the hand-written answers read.
+var (
+	fullSchedule = fromV2("schedule/full/team/{0}")
+	leagueSeason = fromV2("schedule/league/{0}/{1}")
+)
 
 // maxPlayerEvents is as many events as Sportarr's hub gives a player (its client says 500).
 const maxPlayerEvents = 500
@@ -232,7 +244,7 @@ func teamsOfSports(c *call, _ []string) ([]record.Record, error) {
 // schedule/full/team, its latest 250 events): {"data":{"leagues":[{"id","name","sport",
 // "eventCount"}],"_stats":{"totalLeagues","eventsAnalyzed"}}}, most events first.
 func teamLeagues(c *call, args []string) ([]byte, error) {
-	evs, _, err := c.s.v2.Records(c.ctx, c.tier, "schedule", "full", "team", args[0])
+	evs, err := fullSchedule(c, args)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +316,7 @@ var teamLeaguesSchema = object(map[string]any{"data": object(map[string]any{
 // {"episodes":[{"id","tsdb_id","title","episode_number","season_number","air_date",
 // "home_team","away_team"}]}; season_number is the season's first year.
 func episodes(c *call, args []string) ([]byte, error) {
-	evs, _, err := c.s.v2.Records(c.ctx, c.tier, "schedule", "league", args[0], args[1])
+	evs, err := leagueSeason(c, args)
 	if err != nil {
 		return nil, err
 	}
