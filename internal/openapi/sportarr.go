@@ -16,7 +16,7 @@ var sportarrParams = map[string]paramDoc{
 	"limit":  {"Changes per page, 1 to 1000 (more is read as 1000); default 500.", "500"},
 }
 
-// sportarrPaths adds the dialect Sportarr reads (DECISIONS.md section 16), one operation per
+// sportarrPaths adds the dialect Sportarr reads (docs/CONTRACT.md section 16), one operation per
 // row of its table.
 func sportarrPaths(paths *obj) {
 	for _, d := range sportarr.Docs() {

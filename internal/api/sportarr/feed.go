@@ -27,7 +27,7 @@ var feedKinds = []*record.Kind{record.Event, record.League, record.Season}
 // since 0 (a new consumer) and a cursor the feed no longer covers answer "resync" with the
 // latest cursor, as Sportarr expects: it then refreshes its leagues in full and polls on from
 // there. A change whose league cannot be told (a write that did not record its index values,
-// a delete) asks for a resync too. The parameters follow the change feed's rule (section 9):
+// a delete) asks for a resync too. The parameters follow the change feed's rule (docs/CONTRACT.md section 9):
 // digits only, each given once, correctly escaped; anything else is HTTP 400.
 func changes(c *call, _ []string) ([]byte, error) {
 	q, err := live.Query(c.r)

@@ -1,5 +1,5 @@
 // Package sportarr answers the metadata API that Sportarr (a sports PVR) reads through its
-// configurable base URL (DECISIONS.md section 16): its own paths, its {"data":...} envelopes,
+// configurable base URL (docs/CONTRACT.md section 16): its own paths, its {"data":...} envelopes,
 // its models' field names and its change feed's names, under /sportarr/{key}/. The calls are
 // those of Sportarr's client (src/Services/SportarrApiClient.cs); each answers the records the
 // corresponding v1 or v2 row answers (their Records), written as Sportarr's models read them.
