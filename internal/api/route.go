@@ -93,3 +93,13 @@ func SplitPath(raw string) (version string, segs []string, ok bool) {
 
 // IsFile says whether a segment names a .php file (v1's endpoints).
 func IsFile(s string) bool { return strings.HasSuffix(s, ".php") && len(s) > 4 && len(s) <= 64 }
+
+// KeyedLogPath is a path of a keyed surface, /{surface}/{key}/..., as an access log shows it:
+// its key segment replaced by {key}.
+func KeyedLogPath(rawPath string) string {
+	parts := strings.SplitN(rawPath, "/", 4)
+	if len(parts) >= 3 && parts[2] != "" {
+		parts[2] = "{key}"
+	}
+	return strings.Join(parts, "/")
+}

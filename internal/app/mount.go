@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sportsdb/internal/api"
+	"sportsdb/internal/api/sportarr"
 	v1 "sportsdb/internal/api/v1"
 	v2 "sportsdb/internal/api/v2"
 	"sportsdb/internal/calendar"
@@ -20,19 +21,25 @@ import (
 
 // Mounts builds what the server mounts, each once: the API versions (v2's table asked
 // first: a v2 group as the first segment wins over reading that segment as a key, so
-// /api/v2/json/search/x.php is v2's), the calendars and TV guides, the API's document from the same API
+// /api/v2/json/search/x.php is v2's), the calendars, TV guides and Sportarr's dialect (over
+// the APIs' rows, and the change feed when deps.Store has one), the API's document from the same API
 // values, and the surfaces others hand over (extra), after the calendars. The APIs and
 // calendars read deps.Store through respcache.Tracking, which the response cache needs, on
 // deps.Clock. Building the APIs registers their default caps in deps.Caps, where overrides
 // already loaded stay.
 func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
 	tracked := respcache.Tracking(deps.Store)
+	var feed store.Feed
+	if f, ok := deps.Store.(store.Feed); ok {
+		feed = respcache.TrackingFeed(f)
+	}
 	clk, table := deps.Clock, deps.Caps
 	deps.Store = tracked
 	a1, a2 := v1.New(deps), v2.New(deps)
+	surfaces := []server.Surface{calendar.NewSurface(tracked, clk), xmltv.NewSurface(tracked, clk), sportarr.NewSurface(a1, a2, tracked, feed)}
 	return server.Mounts{
 		APIs:     []server.API{{Name: "v2", Mount: a2}, {Name: "v1", Mount: a1}},
-		Surfaces: append([]server.Surface{calendar.NewSurface(tracked, clk), xmltv.NewSurface(tracked, clk)}, extra...),
+		Surfaces: append(surfaces, extra...),
 		LiveView: v2.RecordView,
 		Docs:     docs{openapi.NewHandler(func() openapi.Source { return openapi.For(a1, a2, table, version()) })},
 	}
@@ -69,6 +76,23 @@ func (b *boundRecords) RecordsBySeqs(ctx context.Context, k *record.Kind, seqs [
 		return nf.RecordsBySeqs(ctx, k, seqs, version)
 	}
 	return nil, false, nil
+}
+
+// Changes reads the change feed of the bound store (a store.Store is one).
+func (b *boundRecords) Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
+	f, ok := b.Records.(store.Feed)
+	if !ok {
+		return nil, 0, nil
+	}
+	return f.Changes(ctx, since, kinds, limit)
+}
+
+// LatestCursor is the bound store's latest change (0 when it keeps no feed).
+func (b *boundRecords) LatestCursor(ctx context.Context) (int64, error) {
+	if f, ok := b.Records.(store.Feed); ok {
+		return f.LatestCursor(ctx)
+	}
+	return 0, nil
 }
 
 // boundClock is the data clock of the mounts of a Prepared, bound with the store.

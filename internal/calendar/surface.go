@@ -63,13 +63,7 @@ func (*Surface) Match(rawPath string) (t api.Target, ok bool) {
 }
 
 // LogPath is a calendar path with its key segment replaced.
-func (*Surface) LogPath(rawPath string) string {
-	parts := strings.SplitN(rawPath, "/", 4)
-	if len(parts) >= 3 && parts[2] != "" {
-		parts[2] = "{key}"
-	}
-	return strings.Join(parts, "/")
-}
+func (*Surface) LogPath(rawPath string) string { return api.KeyedLogPath(rawPath) }
 
 // Serve writes the calendar of a matched target for a key of the tier: a free key's holds
 // the next FreeEvents events, a paying key's the whole season.

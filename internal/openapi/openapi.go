@@ -1,6 +1,7 @@
 // Package openapi generates the OpenAPI 3.1 description of sportsdb from the tables the
 // server routes with: the endpoint rows of v1 and v2 (api.Doc), the record kinds and their
-// views, the caps table, the calendar scopes and the change feed's surfaces (live.Surfaces). Nothing in it lists an endpoint by hand,
+// views, the caps table, the calendar scopes, the change feed's surfaces (live.Surfaces) and the rows of Sportarr's
+// dialect (sportarr.Docs). Nothing in it lists an endpoint by hand,
 // so a row added to a table is described without another edit.
 package openapi
 
@@ -56,6 +57,7 @@ func Build(src Source) ([]byte, error) {
 	}
 	livePaths(paths)
 	xmltvPaths(paths)
+	sportarrPaths(paths)
 	doc := newObj(
 		"openapi", "3.1.0",
 		"info", newObj("title", "sportsdb", "version", src.Version, "description", intro),
@@ -67,6 +69,7 @@ func Build(src Source) ([]byte, error) {
 			newObj("name", tagV2Key, "description", "The v2 paths with the key as the segment before the group."),
 			newObj("name", tagCalndar, "description", "iCalendar (RFC 5545) feeds of a team's or a league's events."),
 			newObj("name", tagXMLTV, "description", "XMLTV guides for TV-guide software and IPTV players."),
+			newObj("name", tagSportarr, "description", "The metadata API Sportarr reads: give Sportarr `/sportarr/{key}` as its metadata API URL."),
 		},
 		"paths", paths,
 		"components", components(records),

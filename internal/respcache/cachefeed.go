@@ -402,3 +402,26 @@ func stampEntry(e *cacheEntry, ctx context.Context, reads *readSet) {
 func (c *responseCache) stillRight(e *cacheEntry, version int64) bool {
 	return c.feed != nil && e.tracked && c.feed.unchangedAt(e.reads, e.deps, e.cursor, version)
 }
+
+// feedTracking is a change feed read by an answer the cache keeps.
+type feedTracking struct{ store.Feed }
+
+// TrackingFeed is f as the answers a cache keeps must read it: reading the changes of some
+// kinds depends on those kinds as a whole (every kind when none is named, and the latest
+// cursor on every kind), so that a later change of them computes the answer again.
+func TrackingFeed(f store.Feed) store.Feed { return feedTracking{f} }
+
+func (f feedTracking) Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
+	if len(kinds) == 0 {
+		noteRead(ctx, nil)
+	}
+	for _, k := range kinds {
+		noteRead(ctx, k)
+	}
+	return f.Feed.Changes(ctx, since, kinds, limit)
+}
+
+func (f feedTracking) LatestCursor(ctx context.Context) (int64, error) {
+	noteRead(ctx, nil)
+	return f.Feed.LatestCursor(ctx)
+}

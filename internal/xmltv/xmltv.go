@@ -89,13 +89,7 @@ func (*Surface) Match(rawPath string) (t api.Target, ok bool) {
 }
 
 // LogPath is a guide path with its key replaced, for an access log.
-func (*Surface) LogPath(rawPath string) string {
-	parts := strings.SplitN(rawPath, "/", 4)
-	if len(parts) >= 3 && parts[2] != "" {
-		parts[2] = "{key}"
-	}
-	return strings.Join(parts, "/")
-}
+func (*Surface) LogPath(rawPath string) string { return api.KeyedLogPath(rawPath) }
 
 // Serve writes the guide of a matched target for a key of the tier: a free key's holds the
 // next FreeProgrammes programmes, a paying key's every programme of the days.

@@ -38,10 +38,18 @@ type call struct {
 	File string `json:"file"` // the client file that makes it
 	// Path is a v1 file and query, or a path from / (the key written {key}); {name}s are
 	// filled from the demo data (see fill).
-	Path   string   `json:"path"`
-	Key    string   `json:"key"`   // the record key it reads
-	Shape  string   `json:"shape"` // "array", "null" or "any" (either)
+	Path string `json:"path"`
+	// Key is the record key it reads; a.b reads b inside a (a dialect's envelope).
+	Key string `json:"key"`
+	// Shape is "array" (records), "null", "any" (either) or "list" (an array, maybe
+	// empty: a dialect whose none is []).
+	Shape  string   `json:"shape"`
 	Fields []string `json:"fields"`
+	// Method is the request's method (default GET); Status, when set, is the status the
+	// call is answered with, an error in the JSON shape (a call the client makes that has no
+	// answer here, and which it survives).
+	Method string `json:"method"`
+	Status int    `json:"status"`
 	// Lenient marks a call the public service refuses or renamed.
 	Lenient bool `json:"lenient"`
 }
@@ -68,7 +76,7 @@ func loadClients(t *testing.T) map[string]client {
 			t.Fatalf("%s: client, key and calls are needed", f)
 		}
 		for _, cl := range c.Calls {
-			if cl.File == "" || cl.Path == "" || cl.Key == "" || (cl.Shape != "array" && cl.Shape != "null" && cl.Shape != "any") {
+			if cl.File == "" || cl.Path == "" || (cl.Key == "" && cl.Status == 0) || !validShape[cl.Shape] {
 				t.Fatalf("%s: incomplete call %+v", f, cl)
 			}
 		}
@@ -107,6 +115,8 @@ func TestClientsStrict(t *testing.T) {
 		}
 	}
 }
+
+var validShape = map[string]bool{"array": true, "null": true, "any": true, "list": true}
 
 var clientsByName map[string]client
 
@@ -150,20 +160,33 @@ func check(t *testing.T, e *apitest.Env, key, path string, cl call) string {
 		full = "/api/v1/json/{key}/" + full
 	}
 	full = strings.ReplaceAll(full, "{key}", url.PathEscape(key))
-	res := e.Get(t, full)
-	if res.Status != 200 {
+	method, status := cl.Method, cl.Status
+	if method == "" {
+		method = "GET"
+	}
+	if status == 0 {
+		status = 200
+	}
+	res := e.Do(t, method, full)
+	if res.Status != status {
 		return fmt.Sprintf("status %d: %.200s", res.Status, res.Body)
 	}
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(res.Body, &body); err != nil {
 		return fmt.Sprintf("not a JSON object: %.200s", res.Body)
 	}
-	raw, ok := body[cl.Key]
+	if status != 200 {
+		if _, ok := body["Message"]; !ok {
+			return fmt.Sprintf("an error without its Message: %.200s", res.Body)
+		}
+		return ""
+	}
+	raw, ok := member(body, cl.Key)
 	if !ok {
 		return fmt.Sprintf("no record key %q: %.200s", cl.Key, res.Body)
 	}
 	if string(raw) == "null" {
-		if cl.Shape == "array" {
+		if cl.Shape == "array" || cl.Shape == "list" {
 			return "null, want records"
 		}
 		return ""
@@ -174,6 +197,9 @@ func check(t *testing.T, e *apitest.Env, key, path string, cl call) string {
 	}
 	if cl.Shape == "null" {
 		return fmt.Sprintf("%d records, want null", len(recs))
+	}
+	if len(recs) == 0 && cl.Shape == "list" {
+		return ""
 	}
 	if len(recs) == 0 {
 		return "[] (the service writes null for none)"
@@ -186,9 +212,63 @@ func check(t *testing.T, e *apitest.Env, key, path string, cl call) string {
 	return ""
 }
 
+// member reads a record key, or a.b inside a.
+func member(body map[string]json.RawMessage, key string) (json.RawMessage, bool) {
+	first, rest, nested := strings.Cut(key, ".")
+	raw, ok := body[first]
+	if !ok || !nested {
+		return raw, ok
+	}
+	var inner map[string]json.RawMessage
+	if json.Unmarshal(raw, &inner) != nil {
+		return nil, false
+	}
+	return member(inner, rest)
+}
+
 func fill(path string, vars map[string]string) string {
 	for k, v := range vars {
 		path = strings.ReplaceAll(path, "{"+k+"}", url.QueryEscape(v))
 	}
 	return path
+}
+
+// The table of test/README.md says how many calls of each client are replayed: it names every
+// file here, with its calls and those marked lenient.
+func TestReadmeTableCounts(t *testing.T) {
+	clients := loadClients(t)
+	readme := filepath.Join(filepath.Dir(apitest.FixturesDir(t)), "..", "test", "README.md")
+	raw, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 7 || !strings.HasSuffix(strings.TrimSpace(cells[2]), ".json") {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimSpace(cells[2]), ".json")
+		c, ok := clients[name]
+		if !ok {
+			t.Errorf("test/README.md lists %s.json, which is not in testdata/clients", name)
+			continue
+		}
+		listed[name] = true
+		lenient := 0
+		for _, cl := range c.Calls {
+			if cl.Lenient {
+				lenient++
+			}
+		}
+		want := fmt.Sprintf("%d|%d|%d", len(c.Calls), len(c.Calls), lenient)
+		if got := strings.Join([]string{strings.TrimSpace(cells[3]), strings.TrimSpace(cells[4]), strings.TrimSpace(cells[5])}, "|"); got != want {
+			t.Errorf("test/README.md: %s.json calls|answered|lenient %s, the file has %s", name, got, want)
+		}
+	}
+	for name := range clients {
+		if !listed[name] {
+			t.Errorf("test/README.md's table does not list %s.json", name)
+		}
+	}
 }

@@ -3,12 +3,14 @@ package clients_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"sportsdb/internal/apitest"
 )
 
 // demoValues reads, through the API, the ids and names the calls' {placeholders} stand for:
-// a league with a season of events, a team of it and its players, one of its events.
+// a league with a season of events, a team of it and its players, one of its events, the
+// clock's day and an event shown on TV that day.
 func demoValues(t *testing.T, e *apitest.Env) map[string]string {
 	t.Helper()
 	list := func(path, key string) []map[string]any {
@@ -36,6 +38,8 @@ func demoValues(t *testing.T, e *apitest.Env) map[string]string {
 	v["venueName"] = str(first("lookupvenue.php?id="+v["venue"], "venues"), "strVenue")
 	player := first("lookup_all_players.php?id="+v["team"], "player")
 	v["player"], v["playerName"] = str(player, "idPlayer"), str(player, "strPlayer")
+	v["today"] = e.Clock.Now().UTC().Format(time.DateOnly)
+	v["tvEvent"] = str(first("eventstv.php?d="+v["today"], "tvevents"), "idEvent")
 	for k, val := range v {
 		if val == "" {
 			t.Fatalf("demo data: no %s in %v", k, v)

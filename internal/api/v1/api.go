@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
@@ -44,10 +45,7 @@ func Files() []string {
 }
 
 func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier store.Tier) {
-	limit, in := a.deps.Caps.Limit(ep.CapName(), tier), params{r.URL.Query()}
-	ans, err := api.Compute(r.Context(),
-		func(ctx context.Context) *api.Request { return a.deps.NewRequest(ctx, tier, ep.Kind, limit, ep.Order) },
-		func(req *api.Request) (api.Answer, error) { return ep.Answer(req, in) })
+	ans, err := a.answer(r.Context(), ep, params{r.URL.Query()}, tier)
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("v1 %s: %w", ep.Path, err))
 		return
@@ -65,6 +63,34 @@ func (a *API) run(w http.ResponseWriter, r *http.Request, ep *endpoint, tier sto
 		}
 		respond.JSON(w, body)
 	}
+}
+
+// answer runs a row for a key of the tier.
+func (a *API) answer(ctx context.Context, ep *endpoint, in params, tier store.Tier) (api.Answer, error) {
+	limit := a.deps.Caps.Limit(ep.CapName(), tier)
+	return api.Compute(ctx,
+		func(ctx context.Context) *api.Request { return a.deps.NewRequest(ctx, tier, ep.Kind, limit, ep.Order) },
+		func(req *api.Request) (api.Answer, error) { return ep.Answer(req, in) })
+}
+
+// Records answers a file of the table (as /api/v1/json/{key}/FILE?query reaches it) for a
+// key of the tier with the records the row would write: for a dialect that writes the same
+// data in its own shape (internal/api/sportarr). ok is false for a file no row names; an
+// answer that is no list of records (a rejected parameter, an empty body) is no records.
+func (a *API) Records(ctx context.Context, tier store.Tier, file string, query url.Values) (recs []record.Record, ok bool, err error) {
+	i, ok := a.rows.files[v1Path][file]
+	if !ok {
+		return nil, false, nil
+	}
+	ep := a.rows.list[i]
+	ans, err := a.answer(ctx, ep, params{query}, tier)
+	if err != nil {
+		return nil, true, fmt.Errorf("v1 %s: %w", ep.Path, err)
+	}
+	if ans.Outcome != api.Found {
+		return nil, true, nil
+	}
+	return ans.Recs, true, nil
 }
 
 // render writes the body of a JSON answer. This is the one place that decides between null,

@@ -26,11 +26,17 @@ var lenientRows = []*endpoint{
 	{Path: "search_all_leagues.php", Params: "c, s, or l", Key: "countries", Kind: record.League, View: "full", Order: byName("strLeague", "idLeague"), CapOf: "v1/search_all_leagues.php", Answer: leaguesOfCountryOrName},
 }
 
-// olderRecordKeys are record keys the public service renamed, by file: lenient answers
-// repeat the records under the older key, which clients' models still read (the Jellyfin
-// plugins' Providers/TheSportsDbClient.cs reads "countrys"; clients of the American
-// spelling read "honors").
-var olderRecordKeys = map[string]string{"search_all_leagues.php": "countrys", "lookuphonors.php": "honors"}
+// olderRecordKeys are record keys clients read where the public service sends another, by
+// file: renamed keys, and a published client's own spelling. Lenient answers repeat the
+// records under that key. The Jellyfin plugins' Providers/TheSportsDbClient.cs reads
+// "countrys"; clients of the American spelling read "honors"; bsv798/TheSportsDBClient's
+// models (generated from its InternalOpenapiV1.yaml) read "events" from searchevents.php,
+// "players" from searchplayers.php, "tables" from lookuptable.php and "event" from
+// lookupevent.php.
+var olderRecordKeys = map[string]string{
+	"search_all_leagues.php": "countrys", "lookuphonors.php": "honors",
+	"searchevents.php": "events", "searchplayers.php": "players", "lookuptable.php": "tables", "lookupevent.php": "event",
+}
 
 // addLenient puts the lenient rows in the table.
 func (t *rows) addLenient() {

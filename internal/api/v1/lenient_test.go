@@ -90,6 +90,18 @@ func TestLenientAnswers(t *testing.T) {
 	if l := records(lenient.get(t, store.Free, "search_all_leagues.php?l=english%20premier%20league").Body, "countries"); len(l) != 1 || l[0]["idLeague"] != "4328" {
 		t.Errorf("search_all_leagues l=: %v", l)
 	}
+	// The record keys bsv798's client reads repeat the records the public service's key holds.
+	for file, keys := range map[string][2]string{
+		"lookupevent.php?id=441613": {"events", "event"}, "lookuptable.php?l=4328&s=2024-2025": {"table", "tables"},
+	} {
+		b := lenient.get(t, store.Free, file).Body
+		if l := records(b, keys[0]); len(l) == 0 || len(records(b, keys[1])) != len(l) {
+			t.Errorf("%s: %.200s, want its records under %s and %s", file, b, keys[0], keys[1])
+		}
+		if s := strict.get(t, store.Free, file).Body; records(s, keys[1]) != nil {
+			t.Errorf("%s under strict: %.200s, has %s", file, s, keys[1])
+		}
+	}
 	// The older team names follow the fields, each equal to the field it became.
 	body := lenient.get(t, store.Free, "lookupteam.php?id=133604").Body
 	strictBody := strict.get(t, store.Free, "lookupteam.php?id=133604").Body

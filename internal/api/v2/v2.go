@@ -115,10 +115,7 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 		respond.NoData(w)
 		return
 	}
-	limit := a.deps.Caps.Limit(rt.CapName(), tier)
-	ans, err := api.Compute(r.Context(),
-		func(ctx context.Context) *api.Request { return a.deps.NewRequest(ctx, tier, rt.Kind, limit, rt.Order) },
-		func(req *api.Request) (api.Answer, error) { return rt.Answer(req, in) })
+	ans, limit, err := a.answer(r.Context(), rt, in, tier)
 	if err != nil {
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 		return
@@ -126,6 +123,39 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, tier s
 	if err := write(w, rt, ans, limit); err != nil {
 		respond.Error(w, r, fmt.Errorf("%s: %w", rt.Route, err))
 	}
+}
+
+// answer runs a row for a key of the tier, and says the row's cap for that tier.
+func (a *API) answer(ctx context.Context, rt *compiled, in args, tier store.Tier) (api.Answer, int, error) {
+	limit := a.deps.Caps.Limit(rt.CapName(), tier)
+	ans, err := api.Compute(ctx,
+		func(ctx context.Context) *api.Request { return a.deps.NewRequest(ctx, tier, rt.Kind, limit, rt.Order) },
+		func(req *api.Request) (api.Answer, error) { return rt.Answer(req, in) })
+	return ans, limit, err
+}
+
+// Records answers a path of the table (its segments after /api/v2/json/, the key left out)
+// for a key of the tier with the records the row would write, capped as it caps them: for a
+// dialect that writes the same data in its own shape (internal/api/sportarr). ok is false
+// for a path no row names; a parameter that can match nothing is no records.
+func (a *API) Records(ctx context.Context, tier store.Tier, segs ...string) (recs []record.Record, ok bool, err error) {
+	i, ok := a.match(segs)
+	if !ok {
+		return nil, false, nil
+	}
+	rt := &a.routes[i]
+	in, valid := rt.args(segs)
+	if !valid {
+		return nil, true, nil
+	}
+	ans, limit, err := a.answer(ctx, rt, in, tier)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", rt.Route, err)
+	}
+	if len(ans.Recs) > limit {
+		ans.Recs = ans.Recs[:limit]
+	}
+	return ans.Recs, true, nil
 }
 
 // match finds the route of a path. A literal segment beats a parameter (livescore/all is
