@@ -28,6 +28,7 @@ var renames = map[*Kind][]Rename{
 		{"strTeamFanart3", "strFanart3", teamModels},
 		{"strTeamFanart4", "strFanart4", teamModels},
 		{"strAlternate", "strTeamAlternate", teamModels},
+		{"strStadiumLocation", "strLocation", "client models: Jelle-S/TheSportsDb (its Team entity), Sportarr's team model; the public service's older team answers carry it where strLocation is now, with the same place"},
 	},
 }
 

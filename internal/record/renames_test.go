@@ -12,7 +12,7 @@ func TestRenamesTable(t *testing.T) {
 			}
 		}
 	}
-	if len(Team.Renames()) != 9 {
+	if len(Team.Renames()) != 10 {
 		t.Errorf("team renames: %d", len(Team.Renames()))
 	}
 }

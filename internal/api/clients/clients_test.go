@@ -52,6 +52,9 @@ type call struct {
 	Status int    `json:"status"`
 	// Lenient marks a call the public service refuses or renamed.
 	Lenient bool `json:"lenient"`
+	// Why says why a call its client makes for records is answered with none (null, or an
+	// error it survives) where that is the right answer: the public service's own.
+	Why string `json:"why"`
 }
 
 func loadClients(t *testing.T) map[string]client {
