@@ -33,6 +33,12 @@ func openDemo(t testing.TB, scale string) store.Store {
 	if _, err := gen.Generate(ctx, st, gen.Options{Scale: scale, Seed: 1, Now: demoNow}); err != nil {
 		t.Fatal(err)
 	}
+	return indexed(t, st)
+}
+
+// indexed is st with its name searches answered by the in-memory name index, as a server's
+// are; both are closed when the test ends.
+func indexed(t testing.TB, st store.Store) store.Store {
 	wrapped := nameindex.Wrap(st, nameindex.Options{Sync: true})
 	t.Cleanup(func() {
 		if s, ok := wrapped.(interface{ Stop() }); ok {

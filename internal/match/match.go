@@ -307,13 +307,13 @@ func (m *matcher) findEvents() ([]record.Record, error) {
 			away = append(away, eq("idAwayTeam", id))
 		}
 		if len(days) > 0 {
-			qs = append(qs, []store.Cond{{Or: append(home, away...)}, {Or: days}})
+			qs = append(qs, m.onDays(store.Cond{Or: append(home, away...)})...)
 		} else {
 			qs = append(qs, []store.Cond{{Or: home}, {Or: away}})
 		}
 	}
 	if len(m.leagues) > 0 && len(days) > 0 {
-		qs = append(qs, m.inLeagues(store.Cond{Or: days}))
+		qs = append(qs, m.onDays(m.inLeagues()...)...)
 	}
 	if len(m.leagues) == 0 {
 		// No league named: the name may be an event's own (a Grand Prix, a card).
@@ -334,6 +334,53 @@ func (m *matcher) findEvents() ([]record.Record, error) {
 		return m.readEvents(out, m.inLeagues(store.Cond{Or: m.seasons()}))
 	}
 	return m.readEvents(out, m.inLeagues())
+}
+
+// timeSlack is how many days an event's start (strTimestamp, UTC) may lie beyond the days
+// its date (dateEvent) may be on, for a date written in the venue's zone.
+const timeSlack = 1
+
+// onDays is the queries of the events where selects on the days named. Each is bounded by
+// when the events start, one query per run of days: the indexes of a team's or a league's
+// events are ordered by strTimestamp after the team or league, so a bounded read takes the
+// events of those days alone; with the dates alone SQLite read every event of the team or
+// league to keep those days' (at full scale a league's 1,400 documents to keep 40). A last
+// query reads the events without a start time, which the bounds leave out.
+func (m *matcher) onDays(where ...store.Cond) [][]store.Cond {
+	days := store.Cond{Or: m.days()}
+	var qs [][]store.Cond
+	for _, p := range m.periods() {
+		qs = append(qs, slices.Concat(where, []store.Cond{days,
+			{Field: "strTimestamp", Op: store.Ge, Value: p.from}, {Field: "strTimestamp", Op: store.Lt, Value: p.to}}))
+	}
+	return append(qs, slices.Concat(where, []store.Cond{days, eq("strTimestamp", "")}))
+}
+
+// period is a span of start times, from the first of its days to the day after its last
+// (excluded), as strTimestamp writes them.
+type period struct{ from, to string }
+
+// periods are the spans the events of the days named start in, with the slack either side,
+// in time order; spans that meet are one.
+func (m *matcher) periods() []period {
+	dates := slices.SortedFunc(slices.Values(m.p.dates), time.Time.Compare)
+	var out []period
+	var from, to time.Time
+	for i, d := range dates {
+		lo, hi := d.AddDate(0, 0, -dateWindowDays-timeSlack), d.AddDate(0, 0, dateWindowDays+timeSlack+1)
+		if i > 0 && !lo.After(to) {
+			to = hi
+			continue
+		}
+		if i > 0 {
+			out = append(out, period{from.Format(time.DateOnly), to.Format(time.DateOnly)})
+		}
+		from, to = lo, hi
+	}
+	if len(dates) > 0 {
+		out = append(out, period{from.Format(time.DateOnly), to.Format(time.DateOnly)})
+	}
+	return out
 }
 
 // orNone is a condition of alternatives, none when there are none.
