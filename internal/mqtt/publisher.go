@@ -240,11 +240,19 @@ func (p *Publisher) keepLease(ctx context.Context, cancel context.CancelCauseFun
 
 // await waits for a paho token, at most timeout, or until ctx ends.
 func await(ctx context.Context, t paho.Token, timeout time.Duration) error {
+	if err := waitDone(ctx, t.Done(), timeout); err != nil {
+		return err
+	}
+	return t.Error()
+}
+
+// waitDone waits until done closes, at most timeout, or until ctx ends.
+func waitDone(ctx context.Context, done <-chan struct{}, timeout time.Duration) error {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
-	case <-t.Done():
-		return t.Error()
+	case <-done:
+		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	case <-timer.C:

@@ -235,3 +235,34 @@ func (w lineWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// A live score entry deleted while no publisher ran is cleared under its sport and event
+// too, when the publisher resumes: its topic comes from the broker's retained message.
+func TestClearsALiveScoreDeletedWhileStopped(t *testing.T) {
+	b := testBroker(t)
+	prefix := testPrefix(t, b)
+	st := openStore(t)
+	first := start(t, st, testOptions(b, prefix, clock.System{}))
+	first.waitStored(t, 0)
+	first.waitStored(t, write(t, st, liveScore("5", "50", "Ice Hockey", "1", "0")))
+	first.stop()
+
+	cursor := remove(t, st, record.LiveScore, "5")
+	sub := subscribe(t, b, prefix+"/livescore/#")
+	if got := sub.retained(t, prefix+"/livescore/zz-sentinel"); len(got) != 2 {
+		t.Fatalf("retained before the restart: %v, want the entry twice", got)
+	}
+	second := start(t, st, testOptions(b, prefix, clock.System{}))
+	second.waitStored(t, cursor)
+	cleared := map[string]bool{}
+	for range 2 {
+		m := sub.next(t)
+		if m.Payload != "" {
+			t.Fatalf("%+v, want a cleared topic", m)
+		}
+		cleared[m.Topic] = true
+	}
+	if !cleared[prefix+"/livescore/5"] || !cleared[prefix+"/livescore/ice_hockey/50"] {
+		t.Fatalf("cleared %v, want both topics of the entry", cleared)
+	}
+}

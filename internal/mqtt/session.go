@@ -36,7 +36,6 @@ type session struct {
 
 func (s *session) run() error {
 	ctx := s.ctx
-	s.publish(s.p.topics().status(), []byte(online))
 	if err := s.learnLiveTopics(); err != nil {
 		return err
 	}
@@ -243,15 +242,6 @@ func (s *session) snapshot() (int64, error) {
 	}
 	s.stored(latest)
 	return latest, nil
-}
-
-// learnLiveTopics reads the by-sport topic of every live score entry stored, so that a
-// delete clears it.
-func (s *session) learnLiveTopics() error {
-	return s.p.src.Scan(s.ctx, record.LiveScore, func(r record.Record) error {
-		s.liveTopics[r.Str("idLiveScore")] = s.p.topics().live(r.Str("strSport"), r.Str("idEvent"))
-		return nil
-	})
 }
 
 // publish sends a retained message at QoS 1; flush waits for its acknowledgement. An empty
