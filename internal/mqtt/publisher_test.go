@@ -207,21 +207,34 @@ func TestBrokerDownIsRetried(t *testing.T) {
 	o := testOptions(Broker{Addr: "mqtt://127.0.0.1:1"}, "sportsdbtest/down", clock.System{})
 	o.Metrics = NewMetrics()
 	logs := make(chan string, 100)
-	o.Log = slog.New(slog.NewTextHandler(lineWriter(logs), nil))
+	o.Log = newLineLogger(logs)
 	pub := start(t, st, o)
-	for retries := 0; retries < 3; {
-		select {
-		case line := <-logs:
-			if strings.Contains(line, "reconnecting") {
-				retries++
-			}
-		case <-time.After(waitFor):
-			t.Fatalf("no retry")
-		}
+	for range 3 {
+		waitLog(t, logs, "reconnecting")
 	}
 	pub.stop()
 	if ok, err := st.TakePushLease(context.Background(), pushName, "other", time.Now(), time.Second); err != nil || !ok {
 		t.Fatalf("a stopped publisher kept its lease: %v, %v", ok, err)
+	}
+}
+
+// newLineLogger logs to ch, a line at a time.
+func newLineLogger(ch chan string) *slog.Logger {
+	return slog.New(slog.NewTextHandler(lineWriter(ch), nil))
+}
+
+// waitLog waits for a log line holding want.
+func waitLog(t *testing.T, ch chan string, want string) {
+	t.Helper()
+	for {
+		select {
+		case line := <-ch:
+			if strings.Contains(line, want) {
+				return
+			}
+		case <-time.After(waitFor):
+			t.Fatalf("no log line with %q", want)
+		}
 	}
 }
 
