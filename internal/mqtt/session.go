@@ -39,6 +39,7 @@ func (s *session) run() error {
 	if err := s.learnLiveTopics(); err != nil {
 		return err
 	}
+	s.p.o.Metrics.publishing.Set(1)
 	if err := s.refreshTeams(); err != nil {
 		return err
 	}
@@ -51,7 +52,6 @@ func (s *session) run() error {
 			return err
 		}
 	}
-	s.p.o.Metrics.publishing.Set(1)
 	s.p.o.Metrics.cursor.Set(float64(cursor))
 	return s.follow(cursor)
 }
