@@ -182,19 +182,9 @@ func TestAvailabilityAndNoSecretsLogged(t *testing.T) {
 	o.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	sub := subscribe(t, b, prefix+"/status")
 	pub := start(t, st, o)
-	for _, want := range []string{online, offline} {
-		if want == offline {
-			pub.stop()
-		}
-		select {
-		case m := <-sub.ch:
-			if m.Payload != want {
-				t.Fatalf("status %q, want %q", m.Payload, want)
-			}
-		case <-time.After(waitFor):
-			t.Fatalf("no status %q", want)
-		}
-	}
+	expectStatus(t, sub, online)
+	pub.stop()
+	expectStatus(t, sub, offline)
 	if strings.Contains(logs.String(), "hunter2") {
 		t.Fatalf("the password reached the log: %s", logs.String())
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
@@ -59,8 +60,9 @@ func (p *proxy) cut() {
 	p.conns = nil
 }
 
-// When the connection to the broker drops (a broker restart), the publisher connects again
-// and resumes from its stored cursor: the changes committed meanwhile all arrive.
+// When the connection to the broker drops (a broker restart), the broker says offline by the
+// publisher's last will; the publisher connects again, says online, and resumes from its
+// stored cursor: the changes committed meanwhile all arrive.
 func TestReconnectsAndResumes(t *testing.T) {
 	b := testBroker(t)
 	prefix := testPrefix(t, b)
@@ -78,12 +80,28 @@ func TestReconnectsAndResumes(t *testing.T) {
 		t.Fatalf("%+v, want team 1", m)
 	}
 
+	status := subscribe(t, b, prefix+"/status")
+	expectStatus(t, status, online) // retained
 	px.cut()
 	waitLog(t, logs, "reconnecting")
+	expectStatus(t, status, offline) // the last will
+	expectStatus(t, status, online)
 	pub.waitStored(t, write(t, st, team("2", "B"), team("3", "C")))
 	for _, id := range []string{"2", "3"} {
 		if m := sub.next(t); m.Topic != prefix+"/team/"+id || m.Payload != payload(t, st, record.Team, id) {
 			t.Fatalf("after reconnecting: %+v, want team %s", m, id)
 		}
+	}
+}
+
+func expectStatus(t *testing.T, s *subscriber, want string) {
+	t.Helper()
+	select {
+	case m := <-s.ch:
+		if m.Payload != want {
+			t.Fatalf("status %q, want %q", m.Payload, want)
+		}
+	case <-time.After(waitFor):
+		t.Fatalf("no status %q", want)
 	}
 }
