@@ -30,6 +30,9 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return err
 	}
+	if err := mqttChecked(c); err != nil {
+		return err
+	}
 	logOut := newBufferedLog(inv.stderr)
 	defer logOut.Close()
 	logger, accessLog, err := newLogger(logOut, c.LogLevel, c.LogFormat)
@@ -84,6 +87,11 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 	if err := srv.RegisterCollectors(upstreamMetrics...); err != nil {
 		return err
 	}
+	stopMQTT, err := startMQTT(c, st, srv, logger)
+	if err != nil {
+		return err
+	}
+	defer stopMQTT()
 	inv.keep = true
 	served, scheme := server.Listener(ln), "http"
 	if certs != nil {

@@ -79,6 +79,13 @@ type Config struct {
 
 	// ChangeRetention is how long the change feed keeps changes.
 	ChangeRetention time.Duration
+
+	// MQTT is the broker serve publishes the change feed to (a secret: it may hold a
+	// password); "" publishes nothing. MQTTPrefix starts every topic; MQTTTeams are the
+	// teams given Home Assistant sensors.
+	MQTT       string
+	MQTTPrefix string
+	MQTTTeams  []string
 }
 
 // Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
@@ -166,6 +173,12 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSKey = v; return readable(v) }},
 	{Name: "pprof", Env: "SPORTSDB_PPROF", Arg: "HOST:PORT", Help: "loopback address for Go profiling handlers (/debug/pprof/), for benchmarks; off when empty",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.Pprof = v; return loopback(v) }},
+	{Name: "mqtt", Env: "SPORTSDB_MQTT", Arg: "URL", Help: "publish every change to this MQTT broker, mqtt://[user:password@]host[:1883] or mqtts:// (see docs/MQTT.md)",
+		Secret: true, Commands: serveOnly, Set: func(c *Config, v string) error { c.MQTT = v; return mqttURL(v) }},
+	{Name: "mqtt-prefix", Env: "SPORTSDB_MQTT_PREFIX", Default: "sportsdb", Arg: "TOPIC", Help: "the topic every MQTT message is published under",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.MQTTPrefix = v; return mqttPrefix(v) }},
+	{Name: "mqtt-teams", Env: "SPORTSDB_MQTT_TEAMS", Arg: "ID,...", Help: "with --mqtt: team ids given Home Assistant sensors (next game, last result, live score) by MQTT discovery",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MQTTTeams, err = ids(v); return err }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
 		Commands: []string{"import"}, Set: func(c *Config, v string) error { c.ImportURL = v; return requestURL(v) }},
 	{Name: "scale", Env: "SPORTSDB_SCALE", Default: "demo", Arg: "SCALE", Help: "demo, small or full",
@@ -377,6 +390,46 @@ func redisURL(v string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown scheme %q: want redis://, rediss:// or unix://", u.Scheme)
+}
+
+// mqttURL accepts "" (no publishing) or an mqtt:// or mqtts:// URL of a broker.
+func mqttURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return fmt.Errorf("want a URL like mqtt://user:password@host:1883") // the text may hold a password: not repeated
+	}
+	if u.Scheme != "mqtt" && u.Scheme != "mqtts" {
+		return fmt.Errorf("unknown scheme %q: want mqtt:// or mqtts://", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("no broker host: want mqtt://host:1883")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("want a port number from 1 to 65535")
+		}
+	}
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("want a broker address only, with no path or query: mqtt://host:1883")
+	}
+	return nil
+}
+
+// mqttPrefix accepts a topic to publish under: levels separated by "/", none empty, no
+// wildcard, not a broker's own "$" topic.
+func mqttPrefix(v string) error {
+	if v == "" || strings.HasPrefix(v, "$") || strings.ContainsAny(v, "+#\x00") {
+		return fmt.Errorf("want a topic like sportsdb or home/sportsdb: no +, #, or leading $")
+	}
+	for _, level := range strings.Split(v, "/") {
+		if level == "" {
+			return fmt.Errorf("want a topic like sportsdb or home/sportsdb: no empty level (no leading, trailing or double /)")
+		}
+	}
+	return nil
 }
 
 func requestURL(v string) error {

@@ -20,10 +20,7 @@ type budgetSQL struct {
 }
 
 func newBudgetSQL(d Dialect) budgetSQL {
-	ph := d.Param
-	if d.Param(1) == "?" {
-		ph = func(n int) string { return "?" + strconv.Itoa(n) }
-	}
+	ph := numbered(d)
 	// $1 budget, $2 the limit, $3 now, $4 the window's start. Neither write takes a slot
 	// while limit slots, of any limit the budget had before, fall in the window.
 	room := `(SELECT count(*) FROM upstream_budget WHERE budget = ` + ph(1) + ` AND at_ms > ` + ph(4) + `) < ` + ph(2)
@@ -40,6 +37,15 @@ func newBudgetSQL(d Dialect) budgetSQL {
 			` AND slot = (SELECT slot FROM upstream_budget WHERE budget = ` + ph(1) + ` AND slot < ` + ph(2) +
 			` AND at_ms <= ` + ph(4) + ` ORDER BY at_ms LIMIT 1) AND ` + room,
 	}
+}
+
+// numbered gives the dialect's placeholders by number, so that one may stand twice in a
+// statement: SQLite's "?" becomes "?N".
+func numbered(d Dialect) func(int) string {
+	if d.Param(1) == "?" {
+		return func(n int) string { return "?" + strconv.Itoa(n) }
+	}
+	return d.Param
 }
 
 // BudgetTake takes a slot of budget id (store.Budget).

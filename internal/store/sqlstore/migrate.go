@@ -51,6 +51,7 @@ func SchemaProblems(have map[string]map[string]bool) []string {
 		"meta":              {"name", "value"},
 		"schema_migrations": {"version"},
 		"changes":           {"seq", "kind", "id", "op", "time"},
+		"push_progress":     {"name", "last_cursor", "holder", "until_ms"},
 	}
 	for _, k := range record.Kinds {
 		need[k.Name] = Columns(k)

@@ -1,0 +1,6 @@
+package postgres
+
+import "sportsdb/internal/store"
+
+// The progress of pushes (store.Pushes) is sqlstore.DB's.
+var _ store.Pushes = (*Store)(nil)

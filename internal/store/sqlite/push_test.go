@@ -1,0 +1,9 @@
+package sqlite
+
+import (
+	"testing"
+
+	"sportsdb/internal/store/storetest"
+)
+
+func TestPushes(t *testing.T) { storetest.Pushes(t, openTemp(t)) }
