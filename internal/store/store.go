@@ -167,10 +167,34 @@ func ParseTier(s string) (Tier, bool) {
 	return "", false
 }
 
+// Role of an API key: what it may write besides reading. A key without one (NoRole) only reads.
+type Role string
+
+const (
+	NoRole Role = ""
+	// Editor writes records that are not locked.
+	Editor Role = "editor"
+	// Admin also writes locked records, and locks and unlocks them.
+	Admin Role = "admin"
+)
+
+// ParseRole reads a role name; "" is NoRole.
+func ParseRole(s string) (Role, bool) {
+	switch r := Role(s); r {
+	case NoRole, Editor, Admin:
+		return r, true
+	}
+	return "", false
+}
+
+// CanWrite says whether a key of the role may write records.
+func (r Role) CanWrite() bool { return r == Editor || r == Admin }
+
 // Key is a stored API key. The key itself is never stored: Hash is its SHA-256 (auth.Hash).
 type Key struct {
 	Hash    string
 	Tier    Tier
+	Role    Role
 	Label   string
 	Created time.Time
 	Revoked *time.Time
