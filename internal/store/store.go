@@ -149,6 +149,18 @@ type DeleteTx interface {
 	Delete(ctx context.Context, k *record.Kind, id string) error
 }
 
+// HoldTx reads a record to change it inside Write: both stores' Tx are one, and the records
+// API type-asserts it. What a writer checks (a version, a lock) and what it writes then form
+// one step: no other transaction that holds the same record runs between them.
+type HoldTx interface {
+	DeleteTx
+	// Hold returns the record of kind k with that id as the transaction sees it (its own
+	// writes included), or ErrNotFound, and keeps every other transaction that holds the
+	// same kind and id, present or not, on this replica or another, waiting until this one
+	// ends.
+	Hold(ctx context.Context, k *record.Kind, id string) (record.Record, error)
+}
+
 // Tier of an API key.
 type Tier string
 

@@ -34,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Delete", testDelete},
 		{"DeleteMissing", testDeleteMissing},
 		{"DeleteInWrite", testDeleteInWrite},
+		{"Hold", testHold},
+		{"HoldConcurrent", testHoldConcurrent},
 		{"Rollback", testRollback},
 		{"ScanCount", testScanCount},
 		{"DataVersion", testDataVersion},
