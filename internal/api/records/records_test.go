@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/openapi/openapitest"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 	"sportsdb/internal/testsupport"
@@ -76,6 +77,17 @@ func TestPutGetReadEverywhere(t *testing.T) {
 		t.Fatalf("fields not in wire order: %s", g.Body)
 	}
 	want(t, "get, not modified", e.Get(t, teamPath, "X-API-KEY", e.PremiumKey, "If-None-Match", tag), 304, "")
+	// The answers are as the API's document describes them.
+	v := openapitest.New(t)
+	for _, c := range []struct {
+		path   string
+		status int
+		body   []byte
+	}{{teamPath, 200, g.Body}, {"/api/v2/json/records/team/1", 404, e.Get(t, "/api/v2/json/records/team/1", "X-API-KEY", e.editor).Body}} {
+		if err := v.Check(c.path, c.status, c.body); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	for _, p := range []string{"lookupteam.php?id=9000001", "searchteams.php?t=Riverside"} {
 		if r := e.V1(t, e.PremiumKey, p); r.Status != 200 || !strings.Contains(string(r.Body), `"strTeam":"Riverside FC"`) {
