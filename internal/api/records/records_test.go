@@ -1,6 +1,7 @@
 package records_test
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"sportsdb/internal/apitest"
+	"sportsdb/internal/auth"
 	"sportsdb/internal/openapi/openapitest"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -109,6 +111,19 @@ func TestPutGetReadEverywhere(t *testing.T) {
 	feed := e.V2(t, "changes?kinds=team")
 	if n := strings.Count(string(feed.Body), `"kind":"team","id":"9000001","op":"upsert"`); n != 2 {
 		t.Fatalf("the feed has %d upserts of the team, want 2: %s", n, feed.Body)
+	}
+	// Each change names who wrote it: the key's label, or the start of its hash.
+	if n := strings.Count(string(feed.Body), `,"by":"test"}`); n != 2 {
+		t.Fatalf("the feed names the editor's label %d times, want 2: %s", n, feed.Body)
+	}
+	unlabelled := auth.NewKey()
+	if err := e.Store.AddKey(context.Background(), store.Key{Hash: auth.Hash(unlabelled), Tier: store.Premium, Role: store.Admin}); err != nil {
+		t.Fatal(err)
+	}
+	want(t, "delete", e.send(t, "DELETE", teamPath, unlabelled, ""), 204, "")
+	if feed := e.V2(t, "changes?kinds=team"); !strings.Contains(string(feed.Body), `"op":"delete","time":"`) ||
+		!strings.Contains(string(feed.Body), `,"by":"`+auth.Hash(unlabelled)[:8]+`"}`) || strings.Contains(string(feed.Body), unlabelled) {
+		t.Fatalf("a delete by a key without a label: %s", feed.Body)
 	}
 }
 

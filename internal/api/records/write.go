@@ -32,6 +32,7 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 	var out record.Record
 	created := false
 	err = a.store.Write(r.Context(), func(tx store.Tx) error {
+		store.SetBy(tx, writer(k))
 		cur, exists, err := hold(r.Context(), tx, kind, id)
 		if err != nil {
 			return err
@@ -69,6 +70,7 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 		return errCannotWrite
 	}
 	err := a.store.Write(r.Context(), func(tx store.Tx) error {
+		store.SetBy(tx, writer(k))
 		cur, exists, err := hold(r.Context(), tx, kind, id)
 		if err != nil {
 			return err
@@ -87,6 +89,15 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// writer is who a key's writes name in the change feed: its label, or the first 8
+// characters of its hash, never the key.
+func writer(k store.Key) string {
+	if k.Label != "" {
+		return k.Label
+	}
+	return k.Hash[:min(8, len(k.Hash))]
 }
 
 // hold reads the record to change and holds it until the transaction ends.

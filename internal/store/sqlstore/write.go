@@ -23,6 +23,8 @@ type Tx struct {
 	Changes *ChangeSet
 	// Written counts the rows written per kind (for a backend's Finish).
 	Written map[*record.Kind]int
+	// by names the writer of the changes (store.ByTx); "" none.
+	by string
 
 	c TxConfig
 }
@@ -42,7 +44,7 @@ type TxBackend interface {
 	Finish(ctx context.Context) error
 	// InsertChanges appends changes to the feed in their order, with cursors drawn in commit
 	// order, before the bulk changes of the commit (see ChangeSet.Bulk); list may be empty.
-	InsertChanges(ctx context.Context, list []PendingChange, at string) error
+	InsertChanges(ctx context.Context, list []PendingChange, at, by string) error
 }
 
 // TxConfig describes a backend's transaction to NewTx.
@@ -72,6 +74,9 @@ func (t *Tx) End() {
 	t.Buffer.Close()
 	t.Pipe.Stop()
 }
+
+// SetBy names the writer of the transaction's changes (store.ByTx).
+func (t *Tx) SetBy(by string) { t.by = by }
 
 func (t *Tx) mapErr(err error) error { return MapErr(err, t.c.Classify) }
 
@@ -306,11 +311,11 @@ func (t *Tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 	}
 	now := o.Now().UTC()
 	at := now.Format(ChangeTime)
-	if err := t.c.Backend.InsertChanges(ctx, list, at); err != nil {
+	if err := t.c.Backend.InsertChanges(ctx, list, at, t.by); err != nil {
 		return fmt.Errorf("record changes: %w", err)
 	}
 	for _, k := range bulk {
-		if err := t.exec(ctx, BulkChangesSQL(t.c.Dialect, k), k.Name, store.OpUpsert, at); err != nil {
+		if err := t.exec(ctx, BulkChangesSQL(t.c.Dialect, k), k.Name, store.OpUpsert, at, NullIfEmpty(t.by)); err != nil {
 			return fmt.Errorf("record changes of %s: %w", k.Name, err)
 		}
 	}
