@@ -22,7 +22,7 @@ func keysAddCmd(ctx context.Context, inv *invocation) error {
 	if key == "" {
 		key = auth.NewKey()
 	}
-	err = st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: c.Tier, Label: c.Label, Created: c.Clock().Now()})
+	err = st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: c.Tier, Role: c.Role, Label: c.Label, Created: c.Clock().Now()})
 	if errors.Is(err, store.ErrConflict) {
 		return errors.New("keys add: that key is stored already (keys list shows it; a revoked key stays refused)")
 	}
@@ -44,13 +44,17 @@ func keysListCmd(ctx context.Context, inv *invocation) error {
 		return fmt.Errorf("keys list: %w", err)
 	}
 	tw := tabwriter.NewWriter(inv.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "HASH\tTIER\tCREATED\tREVOKED\tLABEL")
+	fmt.Fprintln(tw, "HASH\tTIER\tROLE\tCREATED\tREVOKED\tLABEL")
 	for _, k := range keys {
 		revoked := "-"
 		if k.Revoked != nil {
 			revoked = k.Revoked.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Hash[:12], k.Tier, k.Created.UTC().Format(time.RFC3339), revoked, k.Label)
+		role := string(k.Role)
+		if role == "" {
+			role = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.Hash[:12], k.Tier, role, k.Created.UTC().Format(time.RFC3339), revoked, k.Label)
 	}
 	return tw.Flush()
 }

@@ -66,3 +66,42 @@ func get(t *testing.T, url string) (int, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
+
+// keys add --role stores the key's role, keys list shows it, and a role no key can have is
+// refused with nothing stored.
+func TestKeysAddRole(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"SPORTSDB_DB=keys.db"}
+	if out, ok := sportsdb(t, dir, env, "migrate"); !ok {
+		t.Fatalf("migrate: %s", out)
+	}
+	for _, role := range []string{"editor", "admin"} {
+		if out, ok := sportsdb(t, dir, env, "keys", "add", "--tier", "business", "--role", role, "--key", "k-"+role); !ok {
+			t.Fatalf("keys add --role %s: %s", role, out)
+		}
+	}
+	if out, ok := sportsdb(t, dir, env, "keys", "add", "--tier", "free", "--role", "owner", "--key", "k-owner"); ok || !strings.Contains(out, "want editor or admin") {
+		t.Errorf("keys add --role owner: ok=%v %q", ok, out)
+	}
+	list, _ := sportsdb(t, dir, env, "keys", "list")
+	if !strings.Contains(list, "ROLE") {
+		t.Fatalf("keys list has no role column:\n%s", list)
+	}
+	for key, role := range map[string]string{"k-editor": "editor", "k-admin": "admin", "123": "-"} {
+		found := false
+		for _, line := range strings.Split(list, "\n") {
+			if strings.HasPrefix(line, auth.Hash(key)[:12]) {
+				found = true
+				if f := strings.Fields(line); len(f) < 3 || f[2] != role {
+					t.Errorf("keys list shows %q for a key of role %s", line, role)
+				}
+			}
+		}
+		if !found && key != "123" {
+			t.Errorf("keys list lacks key %s:\n%s", key, list)
+		}
+	}
+	if strings.Contains(list, "k-owner") || strings.Contains(list, auth.Hash("k-owner")[:12]) {
+		t.Errorf("a refused key was stored:\n%s", list)
+	}
+}

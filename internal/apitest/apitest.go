@@ -77,6 +77,9 @@ type Env struct {
 	PremiumKey  string
 	BusinessKey string
 	dsn         string // of the database, to open it again
+	// cfg and deps are what the server was built from, to build a replica.
+	cfg  *config.Config
+	deps app.Deps
 }
 
 // New builds an environment; everything is closed when the test ends.
@@ -133,17 +136,45 @@ func New(t testing.TB, opts Options) *Env {
 		deps.Upstream = opts.Upstream(st)
 	}
 	env.Server = prepared.Server(deps)
+	env.cfg, env.deps = cfg, deps
 	t.Cleanup(func() { env.Server.Close() })
 	return env
 }
 
+// Replica is another server on the environment's database, with a connection of its own,
+// as a second replica behind a load balancer: same keys, same clock.
+func (e *Env) Replica(t testing.TB) *Env {
+	t.Helper()
+	prepared, err := app.Prepare(e.cfg)
+	if err != nil {
+		t.Fatalf("configuration: %v", err)
+	}
+	r := *e
+	r.Store = reopen(t, e.dsn)
+	r.deps.Store = r.Store
+	r.Server = prepared.Server(r.deps)
+	t.Cleanup(func() { r.Server.Close() })
+	return &r
+}
+
 func addKey(t testing.TB, st store.Store, tier store.Tier, now time.Time) string {
 	t.Helper()
+	return addRoleKey(t, st, tier, store.NoRole, now)
+}
+
+func addRoleKey(t testing.TB, st store.Store, tier store.Tier, role store.Role, now time.Time) string {
+	t.Helper()
 	key := auth.NewKey()
-	if err := st.AddKey(context.Background(), store.Key{Hash: auth.Hash(key), Tier: tier, Label: "test", Created: now}); err != nil {
+	if err := st.AddKey(context.Background(), store.Key{Hash: auth.Hash(key), Tier: tier, Role: role, Label: "test", Created: now}); err != nil {
 		t.Fatalf("add %s key: %v", tier, err)
 	}
 	return key
+}
+
+// AddKey stores a new key of the tier and role and returns it.
+func (e *Env) AddKey(t testing.TB, tier store.Tier, role store.Role) string {
+	t.Helper()
+	return addRoleKey(t, e.Store, tier, role, e.Clock.Now())
 }
 
 // Response is an answer as a client sees it.
@@ -162,7 +193,13 @@ func (e *Env) Get(t testing.TB, path string, headers ...string) *Response {
 // Do sends a request of any method, as Get does.
 func (e *Env) Do(t testing.TB, method, path string, headers ...string) *Response {
 	t.Helper()
-	req := httptest.NewRequest(method, "http://sportsdb.test/", nil)
+	return e.Send(t, method, path, nil, headers...)
+}
+
+// Send sends a request of any method with a body (nil: none), as Get does.
+func (e *Env) Send(t testing.TB, method, path string, body io.Reader, headers ...string) *Response {
+	t.Helper()
+	req := httptest.NewRequest(method, "http://sportsdb.test/", body)
 	// Set the raw path as a client would send it, without Go's URL cleaning.
 	p, q, _ := strings.Cut(path, "?")
 	req.URL.RawQuery = q

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sportsdb/internal/api"
+	"sportsdb/internal/api/records"
 	"sportsdb/internal/api/sportarr"
 	v1 "sportsdb/internal/api/v1"
 	v2 "sportsdb/internal/api/v2"
@@ -26,8 +27,10 @@ import (
 // values, and the surfaces others hand over (extra), after the calendars. The APIs and
 // calendars read deps.Store through respcache.Tracking, which the response cache needs, on
 // deps.Clock. Building the APIs registers their default caps in deps.Caps, where overrides
-// already loaded stay.
+// already loaded stay. The records API writes through deps.Store itself: it reads what
+// it writes, in its own transactions, and nothing of it is cached.
 func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
+	writes := records.New(deps.Store)
 	tracked := respcache.Tracking(deps.Store)
 	var feed store.Feed
 	if f, ok := deps.Store.(store.Feed); ok {
@@ -40,6 +43,7 @@ func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
 	return server.Mounts{
 		APIs:     []server.API{{Name: "v2", Mount: a2}, {Name: "v1", Mount: a1}},
 		Surfaces: append(surfaces, extra...),
+		Writes:   writes,
 		LiveView: v2.RecordView,
 		Docs:     docs{openapi.NewHandler(func() openapi.Source { return openapi.For(a1, a2, table, version()) })},
 	}

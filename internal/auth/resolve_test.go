@@ -230,3 +230,16 @@ func TestKnown(t *testing.T) {
 		t.Fatal("Known asked the store")
 	}
 }
+
+// The role of a key reaches what Resolve answers, from the store and from the cache.
+func TestResolveKeepsRole(t *testing.T) {
+	ctx := context.Background()
+	keys := newMemKeys()
+	_ = keys.AddKey(ctx, store.Key{Hash: Hash("ed"), Tier: store.Business, Role: store.Editor})
+	a := New(keys, newFakeClock(), Options{})
+	for range 2 {
+		if k, err := a.Resolve(ctx, "ed"); err != nil || k.Role != store.Editor {
+			t.Fatalf("resolve an editor key: %+v, %v", k, err)
+		}
+	}
+}

@@ -63,6 +63,7 @@ type Config struct {
 	Scale     string
 	Seed      int64
 	Tier      store.Tier
+	Role      store.Role
 	Label     string
 	// KeyValue is the key keys add stores, given by value (a client's built-in key); ""
 	// makes a new random one.
@@ -187,6 +188,8 @@ var Options = []Option{
 		Commands: []string{"gen"}, Set: func(c *Config, v string) (err error) { c.Seed, err = wholeNumber(v); return err }},
 	{Name: "tier", Env: "SPORTSDB_TIER", Arg: "TIER", Help: "free, premium or business", Required: true,
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { return tier(&c.Tier, v) }},
+	{Name: "role", Env: "SPORTSDB_ROLE", Arg: "ROLE", Help: "editor (writes records that are not locked) or admin (also locked ones); none: the key only reads",
+		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { return role(&c.Role, v) }},
 	{Name: "label", Env: "SPORTSDB_LABEL", Arg: "TEXT", Help: "a note stored with the key",
 		Commands: []string{"keys add"}, Set: func(c *Config, v string) error { c.Label = v; return nil }},
 	{Name: "key", Env: "SPORTSDB_KEY_VALUE", Arg: "VALUE", Help: "store this key (like a client's built-in key) instead of a new random one: 1 to 128 printable characters, no \"/\"",
@@ -505,6 +508,15 @@ func tier(dst *store.Tier, v string) error {
 		return fmt.Errorf("want free, premium or business")
 	}
 	*dst = t
+	return nil
+}
+
+func role(dst *store.Role, v string) error {
+	r, ok := store.ParseRole(v)
+	if !ok {
+		return fmt.Errorf("want editor or admin")
+	}
+	*dst = r
 	return nil
 }
 

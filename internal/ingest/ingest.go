@@ -54,6 +54,9 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
+// By is the writer an import's changes name in the change feed.
+const By = "import"
+
 // fileExts are the extensions read when walking a folder.
 var fileExts = map[string]bool{".json": true, ".ndjson": true, ".jsonl": true}
 
@@ -98,6 +101,7 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 		write = l.Load
 	}
 	err = write(ctx, func(tx store.Tx) error {
+		store.SetBy(tx, By)
 		// Each attempt starts from nothing, should a store run fn again to retry.
 		sum = newSummary()
 		imp.b = newBuilder()

@@ -331,3 +331,19 @@ func TestCancelledImportKeepsNothing(t *testing.T) {
 		t.Fatalf("%d teams kept", n)
 	}
 }
+
+// An import's changes name it in the change feed.
+func TestImportChangesByImport(t *testing.T) {
+	st := openStore(t)
+	dir := t.TempDir()
+	mustImport(t, st, []string{writeFile(t, dir, "t.json", `{"teams":[{"idTeam":"1","strTeam":"One"},{"idTeam":"2","strTeam":"Two"}]}`)}, Options{})
+	got, _, err := st.Changes(context.Background(), store.FromOldest, nil, 10)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("changes %+v, %v", got, err)
+	}
+	for _, c := range got {
+		if c.By != "import" {
+			t.Errorf("change %+v: by %q, want import", c, c.By)
+		}
+	}
+}

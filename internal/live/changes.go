@@ -167,7 +167,11 @@ func changesBody(ctx context.Context, src store.Feed, since int64, kinds []*reco
 		b = record.AppendString(b, c.Op)
 		b = append(b, `,"time":"`...)
 		b = c.Time.UTC().AppendFormat(b, store.ChangeTimeLayout)
-		b = append(b, `"}`...)
+		b = append(b, '"')
+		if c.By != "" {
+			b = record.AppendString(append(b, `,"by":`...), c.By)
+		}
+		b = append(b, '}')
 	}
 	b = append(b, `],"next":"`...)
 	b = strconv.AppendInt(b, next, 10)

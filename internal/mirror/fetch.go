@@ -71,6 +71,9 @@ func (cr *crawler) mark(ctx context.Context, e store.FrontierEntry) error {
 	return nil
 }
 
+// By is the writer the mirror's changes name in the change feed, read-through's included.
+const By = "mirror"
+
 // commit stores an answer: its records, the entry marked answered at now, and (with a plan)
 // the requests its records lead to, in one transaction. A body the importer rejects is kept
 // out and the entry marked "refused" with the reason. It returns the records stored.
@@ -84,6 +87,7 @@ func commitOnly(ctx context.Context, st store.Store, e store.FrontierEntry, a an
 	e.Due = now.Add(freshness(e.URL, nil, now))
 	var stored int
 	write := func(tx store.Tx) error {
+		store.SetBy(tx, By)
 		ftx, err := frontierTx(tx)
 		if err != nil {
 			return err

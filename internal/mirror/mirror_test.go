@@ -103,6 +103,16 @@ func TestMirrorCopiesALeague(t *testing.T) {
 		t.Errorf("only %d answers compared", n)
 	}
 	heldByUpstream(t, up.Store, down.Store)
+	// Its changes name the mirror in the change feed.
+	changes, _, err := down.Store.Changes(context.Background(), store.FromOldest, nil, 1000)
+	if err != nil || len(changes) == 0 {
+		t.Fatalf("changes: %d, %v", len(changes), err)
+	}
+	for _, c := range changes {
+		if c.By != By {
+			t.Fatalf("change %d of %s %s: by %q, want %q", c.Cursor, c.Kind.Name, c.ID, c.By, By)
+		}
+	}
 }
 
 // A premium crawl reads lineups through v2, whose view leaves out the players' thumbs and

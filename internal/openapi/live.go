@@ -78,7 +78,8 @@ func changesSchema() *obj {
 		"required", []string{"cursor", "kind", "id", "op", "time"},
 		"properties", newObj("cursor", str, "kind", str, "id", str,
 			"op", newObj("enum", []string{"upsert", "delete"}),
-			"time", newObj("type", "string", "description", "The commit's time, UTC, `2026-10-05 20:06:00`.")))
+			"time", newObj("type", "string", "description", "The commit's time, UTC, `2026-10-05 20:06:00`."),
+			"by", newObj("type", "string", "description", "Who wrote: the writing key's label (or the first 8 characters of its hash), `import`, `mirror`; absent when the writer named none.")))
 	return newObj("type", "object", "additionalProperties", false, "required", []string{"changes", "next"},
 		"properties", newObj("changes", newObj("type", "array", "items", change),
 			"next", newObj("type", "string", "description", "The cursor to ask `since` next.")))

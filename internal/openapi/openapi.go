@@ -58,6 +58,7 @@ func Build(src Source) ([]byte, error) {
 	livePaths(paths)
 	xmltvPaths(paths)
 	sportarrPaths(paths)
+	recordsPaths(paths)
 	doc := newObj(
 		"openapi", "3.1.0",
 		"info", newObj("title", "sportsdb", "version", src.Version, "description", intro),
@@ -70,6 +71,7 @@ func Build(src Source) ([]byte, error) {
 			newObj("name", tagCalndar, "description", "iCalendar (RFC 5545) feeds of a team's or a league's events."),
 			newObj("name", tagXMLTV, "description", "XMLTV guides for TV-guide software and IPTV players."),
 			newObj("name", tagSportarr, "description", "The metadata API Sportarr reads: give Sportarr `/sportarr/{key}` as its metadata API URL."),
+			newObj("name", tagRecords, "description", "Your own data: one record read, created, replaced, patched or deleted by a key with a role (editor, admin), conditional on its ETag."),
 		},
 		"paths", paths,
 		"components", components(records),

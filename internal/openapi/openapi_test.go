@@ -8,6 +8,7 @@ import (
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/caps"
+	"sportsdb/internal/api/records"
 	"sportsdb/internal/api/sportarr"
 	v1 "sportsdb/internal/api/v1"
 	v2 "sportsdb/internal/api/v2"
@@ -51,9 +52,9 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi %q", doc.OpenAPI)
 	}
-	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces) + len(xmltv.Routes) + len(sportarr.Docs())
+	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces) + len(xmltv.Routes) + len(sportarr.Docs()) + 2
 	if len(doc.Paths) != want {
-		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice, xmltv %d, sportarr %d)", len(doc.Paths), want,
+		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice, xmltv %d, sportarr %d, records 2)", len(doc.Paths), want,
 			len(a1.Docs()), len(a2.Docs()), len(calendar.Scopes), len(live.Surfaces), len(xmltv.Routes), len(sportarr.Docs()))
 	}
 	described := map[string]bool{}
@@ -61,7 +62,7 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 		described[item["get"].Route] = true
 	}
 	sp := sportarr.NewSurface(nil, nil, nil, nil)
-	for _, r := range append(append(append(append(a1.Routes(), a2.Routes()...), live.Routes()...), xmltv.Routes...), sp.Routes()...) {
+	for _, r := range append(append(append(append(append(a1.Routes(), a2.Routes()...), live.Routes()...), xmltv.Routes...), sp.Routes()...), records.Route) {
 		if !described[r] {
 			t.Errorf("route %s is in no operation", r)
 		}

@@ -112,6 +112,7 @@ func components(records *obj) *obj {
 	for _, k := range records.keys {
 		schemas.set(k, records.get(k))
 	}
+	recordSchemas(schemas)
 	errBody := func(desc, schema string, headers *obj) *obj {
 		o := newObj("description", desc)
 		if headers != nil {
@@ -135,6 +136,7 @@ func components(records *obj) *obj {
 			"RateLimit-Policy", header(`IETF form of the limit: "default";q=N;w=60.`, "string"),
 			"RateLimit", header(`IETF form of what is left: "default";r=R;t=S.`, "string"),
 			"ETag", header("The answer's entity tag; send it back in If-None-Match for a 304.", "string"),
+			"RecordETag", header("The record's version (a hash of its stored fields, the same on every replica): send it in If-Match to write only that version.", "string"),
 		),
 		"schemas", schemas,
 		"responses", newObj(

@@ -104,9 +104,14 @@ func (s *Server) otherMethod(w http.ResponseWriter, r *http.Request, path string
 		s.fail(w, r, respond.ErrMethodNotAllowed)
 		return "other"
 	}
+	return preflight(w, corsMethods, corsHeaders)
+}
+
+// preflight answers a preflight (OPTIONS) with the methods and request headers it allows.
+func preflight(w http.ResponseWriter, methods, headers []string) string {
 	h := w.Header()
-	h["Access-Control-Allow-Methods"] = corsMethods
-	h["Access-Control-Allow-Headers"] = corsHeaders
+	h["Access-Control-Allow-Methods"] = methods
+	h["Access-Control-Allow-Headers"] = headers
 	h["Access-Control-Max-Age"] = corsMaxAge
 	w.WriteHeader(http.StatusNoContent)
 	return routePreflight

@@ -16,6 +16,9 @@ type Mounts struct {
 	APIs []API
 	// Surfaces are the keyed paths outside /api/ (calendars and the like).
 	Surfaces []Surface
+	// Writes are the API paths that change stored records (the records API); nil serves
+	// none. Its table is asked for an API path before the APIs', whatever the method.
+	Writes Writes
 	// Docs is the API's document and reference page; nil serves none.
 	Docs Docs
 	// LiveView is the view a record of each kind is written in on the change feed and
@@ -47,6 +50,23 @@ type Surface interface {
 	Routes() []string
 }
 
+// Writes is the part of an API that changes stored records. Its paths take other methods
+// than GET and HEAD; the key is checked and counted as for any API request, the whole key
+// (its role decides what it may write) is handed to Serve, and no answer goes through the
+// response cache, which must never keep or serve a write.
+type Writes interface {
+	// Match reads the segments of /api/{version}/json/... (see api.SplitPath); ok false
+	// leaves the path to the APIs.
+	Match(version string, segs []string) (api.Target, bool)
+	// Serve answers a matched target, every method, within the store's deadline.
+	Serve(w http.ResponseWriter, r *http.Request, t api.Target, k store.Key)
+	// Preflight is what a browser's preflight of its paths allows: the methods and the
+	// request headers, each a comma-separated list.
+	Preflight() (methods, headers string)
+	// Routes lists every route name Match can give, api.OtherRoute aside.
+	Routes() []string
+}
+
 // Docs is the API's document, served without a key.
 type Docs interface {
 	// Route names a path of the document, or ok is false for a path not its own.
@@ -68,6 +88,8 @@ type target struct {
 	version string
 	// own says the path was a surface's, already shown without its key.
 	own bool
+	// writes says the path is one of Mounts.Writes; mount is then nil.
+	writes bool
 }
 
 // match asks each API's table whether the escaped path is its own. ok is false for a path
@@ -98,6 +120,9 @@ func (s *Server) routeNames() []string {
 	names = append(names, live.Routes()...)
 	for _, m := range s.cfg.Mounts.APIs {
 		names = append(names, m.Routes()...)
+	}
+	if s.cfg.Mounts.Writes != nil {
+		names = append(names, s.cfg.Mounts.Writes.Routes()...)
 	}
 	return names
 }

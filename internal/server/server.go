@@ -173,6 +173,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	s.commonHeaders(rec.Header(), r, path)
+	if wt, ok := s.matchWrites(path); ok {
+		t = wt
+		route = s.serveWrites(rec, r, wt, addr)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		t, _ = s.match(path) // only for the log: a preflight's path is shown with {key}
 		route = s.otherMethod(rec, r, path)
@@ -354,7 +359,7 @@ func scrubPath(p, route string, t target) string {
 	switch {
 	case t.own && route != api.OtherRoute, t.mount == nil && ownRoute(route):
 		return p
-	case t.mount == nil || !t.Known():
+	case t.mount == nil && !t.writes || !t.Known():
 		return "{" + api.OtherRoute + "}"
 	case t.HeaderKey:
 		return clip(p)

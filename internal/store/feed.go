@@ -42,6 +42,22 @@ type Change struct {
 	// its kind.
 	Keys    []IndexKey
 	Bounded bool
+	// By names who wrote the change (ByTx): a key's label, import, mirror; "" when the
+	// writer named none.
+	By string
+}
+
+// ByTx names who writes in a transaction: each change it records carries the name (By).
+// Both stores' Tx are one; writers set it through SetBy.
+type ByTx interface {
+	SetBy(by string)
+}
+
+// SetBy names the writer of tx's changes, when its store records who wrote (ByTx).
+func SetBy(tx Tx, by string) {
+	if b, ok := tx.(ByTx); ok {
+		b.SetBy(by)
+	}
 }
 
 // IndexKey is the value of a record in one index column (record.Index.Column and

@@ -149,6 +149,18 @@ type DeleteTx interface {
 	Delete(ctx context.Context, k *record.Kind, id string) error
 }
 
+// HoldTx reads a record to change it inside Write: both stores' Tx are one, and the records
+// API type-asserts it. What a writer checks (a version, a lock) and what it writes then form
+// one step: no other transaction that holds the same record runs between them.
+type HoldTx interface {
+	DeleteTx
+	// Hold returns the record of kind k with that id as the transaction sees it (its own
+	// writes included), or ErrNotFound, and keeps every other transaction that holds the
+	// same kind and id, present or not, on this replica or another, waiting until this one
+	// ends.
+	Hold(ctx context.Context, k *record.Kind, id string) (record.Record, error)
+}
+
 // Tier of an API key.
 type Tier string
 
@@ -167,10 +179,34 @@ func ParseTier(s string) (Tier, bool) {
 	return "", false
 }
 
+// Role of an API key: what it may write besides reading. A key without one (NoRole) only reads.
+type Role string
+
+const (
+	NoRole Role = ""
+	// Editor writes records that are not locked.
+	Editor Role = "editor"
+	// Admin also writes locked records, and locks and unlocks them.
+	Admin Role = "admin"
+)
+
+// ParseRole reads a role name; "" is NoRole.
+func ParseRole(s string) (Role, bool) {
+	switch r := Role(s); r {
+	case NoRole, Editor, Admin:
+		return r, true
+	}
+	return "", false
+}
+
+// CanWrite says whether a key of the role may write records.
+func (r Role) CanWrite() bool { return r == Editor || r == Admin }
+
 // Key is a stored API key. The key itself is never stored: Hash is its SHA-256 (auth.Hash).
 type Key struct {
 	Hash    string
 	Tier    Tier
+	Role    Role
 	Label   string
 	Created time.Time
 	Revoked *time.Time

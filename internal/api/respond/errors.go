@@ -27,6 +27,20 @@ type HTTPError struct {
 	level slog.Level
 	// limit, when set, makes the body the public service's own 429 shape.
 	limit int
+	// problems, when set, are sent as the body's "errors" (InvalidRecord).
+	problems []Problem
+}
+
+// Problem is what is wrong with one field of a record a client sent: the field's name ("" for
+// the body as a whole) and the rule it breaks.
+type Problem struct {
+	Field, Problem string
+}
+
+// InvalidRecord is the HTTP 422 of a record that breaks the rules an import applies:
+// {"Message":"Invalid record","errors":[{"field":..,"problem":..}]}.
+func InvalidRecord(problems []Problem) *HTTPError {
+	return &HTTPError{Status: http.StatusUnprocessableEntity, Message: "Invalid record", problems: problems, level: slog.LevelDebug}
 }
 
 func (e *HTTPError) Error() string {
@@ -133,5 +147,23 @@ func (e *HTTPError) write(w http.ResponseWriter) {
 		writeBody(w, e.Status, append(body, `,"error":429}`...))
 		return
 	}
+	if len(e.problems) > 0 {
+		writeBody(w, e.Status, e.problemsBody())
+		return
+	}
 	writeBody(w, e.Status, MessageBody(e.Message))
+}
+
+func (e *HTTPError) problemsBody() []byte {
+	body := MessageBody(e.Message)
+	body = append(body[:len(body)-1], `,"errors":[`...)
+	for i, p := range e.problems {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = record.AppendString(append(body, `{"field":`...), p.Field)
+		body = record.AppendString(append(body, `,"problem":`...), p.Problem)
+		body = append(body, '}')
+	}
+	return append(body, "]}"...)
 }

@@ -50,7 +50,7 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 // InsertChanges appends changes to the feed and notifies the listeners at the commit. The
 // EXCLUSIVE lock (reads go on) is held to the commit, so writers draw cursors one after the
 // other in commit order: a reader never sees a cursor while a smaller one is still to commit.
-func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
+func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, at, by string) error {
 	if err := t.Pipe.Sync(); err != nil {
 		return err
 	}
@@ -67,9 +67,9 @@ func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, a
 			}
 		}
 		// WITH ORDINALITY keeps the order of the list in the order cursors are drawn.
-		_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time, keys)
-		SELECT k, i, o, $4, ks FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS u(k, i, o, ks, n) ORDER BY n`,
-			kinds, ids, ops, at, keys)
+		_, err := t.tx.Exec(ctx, `INSERT INTO changes (kind, id, op, time, keys, writer)
+		SELECT k, i, o, $4, ks, $6::text FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS u(k, i, o, ks, n) ORDER BY n`,
+			kinds, ids, ops, at, keys, sqlstore.NullIfEmpty(by))
 		if err != nil {
 			return mapErr(err)
 		}

@@ -40,7 +40,7 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-var _ store.DeleteTx = (*tx)(nil)
+var _ store.HoldTx = (*tx)(nil)
 
 // tx is the shared write transaction (sqlstore.Tx) with what PostgreSQL adds: new rows
 // written by COPY, secondary indexes of a table being filled built after its rows, and the

@@ -51,7 +51,8 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 // statements, where binding the values of each change cost more than writing the rows.
 // Changes with keys, and ids that are not valid UTF-8 (JSON would alter them), go
 // changesPerInsert to a statement.
-func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, at string) error {
+func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, at, by string) error {
+	writer := sqlstore.NullIfEmpty(by)
 	var ids []byte
 	for len(list) > 0 {
 		c := list[0]
@@ -60,9 +61,9 @@ func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, a
 			for n < len(list) && n < changesPerInsert && !inArray(list[n]) {
 				n++
 			}
-			args := make([]any, 0, 5*n)
+			args := make([]any, 0, 6*n)
 			for _, c := range list[:n] {
-				args = append(args, c.Kind.Name, c.ID, c.Op, at, nullIfEmpty(c.Keys))
+				args = append(args, c.Kind.Name, c.ID, c.Op, at, sqlstore.NullIfEmpty(c.Keys), writer)
 			}
 			if err := t.execChange(ctx, changesInsertSQL(n), args...); err != nil {
 				return err
@@ -79,7 +80,7 @@ func (t *tx) InsertChanges(ctx context.Context, list []sqlstore.PendingChange, a
 			ids = record.AppendString(ids, list[n].ID)
 		}
 		ids = append(ids, ']')
-		if err := t.execChange(ctx, `INSERT INTO changes (kind, id, op, time) SELECT ?, value, ?, ? FROM json_each(?)`, c.Kind.Name, c.Op, at, string(ids)); err != nil {
+		if err := t.execChange(ctx, `INSERT INTO changes (kind, id, op, time, writer) SELECT ?, value, ?, ?, ? FROM json_each(?)`, c.Kind.Name, c.Op, at, writer, string(ids)); err != nil {
 			return err
 		}
 		list = list[n:]
@@ -102,14 +103,6 @@ func (t *tx) execChange(ctx context.Context, query string, args ...any) error {
 }
 
 func changesInsertSQL(n int) string {
-	return `INSERT INTO changes (kind, id, op, time, keys) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?), `, n), ", ")
-}
-
-// nullIfEmpty is the keys column of a change: NULL when it is not bounded.
-func nullIfEmpty(keys string) any {
-	if keys == "" {
-		return nil
-	}
-	return keys
+	return `INSERT INTO changes (kind, id, op, time, keys, writer) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?), `, n), ", ")
 }

@@ -55,7 +55,7 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return nil
 }
 
-var _ store.DeleteTx = (*tx)(nil)
+var _ store.HoldTx = (*tx)(nil)
 
 // tx is the shared write transaction (sqlstore.Tx) with what SQLite adds: rows inserted
 // many to a statement, statements prepared once per transaction, the trigram indexes merged

@@ -288,7 +288,16 @@ func DecodeKeys(s string) ([]store.IndexKey, bool, error) {
 // BulkChangesSQL appends one upsert per record of a bulk kind's table (see ChangeSet.Bulk),
 // in seq order; the table follows, and the arguments are the kind's name, the op and the time.
 func BulkChangesSQL(d Dialect, k *record.Kind) string {
-	return `INSERT INTO changes (kind, id, op, time) SELECT ` + d.Param(1) + `, id, ` + Params(d, 2, 2) + ` FROM ` + Table(k) + ` ORDER BY seq`
+	return `INSERT INTO changes (kind, id, op, time, writer) SELECT ` + d.Param(1) + `, id, ` + Params(d, 2, 3) + ` FROM ` + Table(k) + ` ORDER BY seq`
+}
+
+// NullIfEmpty is a text column's argument: NULL for "" (a change without keys, or whose
+// writer named none).
+func NullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // Feed SQL shared by both backends. seq is the cursor; meta's changes_pruned is the highest
@@ -305,7 +314,7 @@ const (
 // first: since, upto, then the kind names, then the limit are the arguments.
 func ChangesSQL(d Dialect, kinds int) string {
 	var b strings.Builder
-	b.WriteString(`SELECT seq, kind, id, op, time, coalesce(keys, '') FROM changes WHERE seq > ` + d.Param(1) + ` AND seq <= ` + d.Param(2))
+	b.WriteString(`SELECT seq, kind, id, op, time, coalesce(keys, ''), coalesce(writer, '') FROM changes WHERE seq > ` + d.Param(1) + ` AND seq <= ` + d.Param(2))
 	if kinds > 0 {
 		b.WriteString(` AND kind IN (` + Params(d, 3, kinds) + `)`)
 	}
@@ -347,7 +356,7 @@ func NextCursor(got []store.Change, limit int, since, upto int64) int64 {
 }
 
 // ScanChange builds a change from its columns; a kind this build does not know is an error.
-func ScanChange(seq int64, kind, id, op, at, keys string) (store.Change, error) {
+func ScanChange(seq int64, kind, id, op, at, keys, by string) (store.Change, error) {
 	k, ok := record.ByName(kind)
 	if !ok {
 		return store.Change{}, fmt.Errorf("change %d: unknown kind %q", seq, kind)
@@ -356,7 +365,7 @@ func ScanChange(seq int64, kind, id, op, at, keys string) (store.Change, error) 
 	if err != nil {
 		return store.Change{}, fmt.Errorf("change %d: time %q: %w", seq, at, err)
 	}
-	c := store.Change{Cursor: seq, Kind: k, ID: id, Op: op, Time: t.UTC()}
+	c := store.Change{Cursor: seq, Kind: k, ID: id, Op: op, Time: t.UTC(), By: by}
 	if c.Keys, c.Bounded, err = DecodeKeys(keys); err != nil {
 		return store.Change{}, fmt.Errorf("change %d: %w", seq, err)
 	}
@@ -368,11 +377,11 @@ func CollectChanges(rows ResultRows) ([]store.Change, error) {
 	var out []store.Change
 	for rows.Next() {
 		var seq int64
-		var kind, id, op, at, keys string
-		if err := rows.Scan(&seq, &kind, &id, &op, &at, &keys); err != nil {
+		var kind, id, op, at, keys, by string
+		if err := rows.Scan(&seq, &kind, &id, &op, &at, &keys, &by); err != nil {
 			return nil, err
 		}
-		c, err := ScanChange(seq, kind, id, op, at, keys)
+		c, err := ScanChange(seq, kind, id, op, at, keys, by)
 		if err != nil {
 			return nil, err
 		}

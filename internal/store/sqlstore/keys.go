@@ -13,11 +13,11 @@ type keySQL struct {
 	add, byHash, list, revoke string
 }
 
-const keyColumns = `hash, tier, label, created, revoked`
+const keyColumns = `hash, tier, label, created, revoked, role`
 
 func newKeySQL(d Dialect) keySQL {
 	return keySQL{
-		add:    `INSERT INTO keys (` + keyColumns + `) VALUES (` + Params(d, 1, 5) + `)`,
+		add:    `INSERT INTO keys (` + keyColumns + `) VALUES (` + Params(d, 1, 6) + `)`,
 		byHash: `SELECT ` + keyColumns + ` FROM keys WHERE hash = ` + d.Param(1),
 		// Keys created in the same instant come in the order of their hashes, on both
 		// databases: neither keeps the order of insertion of a table without a sequence.
@@ -34,13 +34,16 @@ func (db *DB) AddKey(ctx context.Context, k store.Key) error {
 	if _, ok := store.ParseTier(string(k.Tier)); !ok {
 		return fmt.Errorf("%s: add key: unknown tier %q", db.c.Name, k.Tier)
 	}
+	if _, ok := store.ParseRole(string(k.Role)); !ok {
+		return fmt.Errorf("%s: add key: unknown role %q", db.c.Name, k.Role)
+	}
 	var revoked any // NULL
 	if k.Revoked != nil {
 		revoked = db.c.Dialect.Time(*k.Revoked)
 	}
 	ctx, cancel := db.bounded(ctx)
 	defer cancel()
-	_, err := db.c.Write.Exec(ctx, db.keys.add, k.Hash, string(k.Tier), k.Label, db.c.Dialect.Time(k.Created), revoked)
+	_, err := db.c.Write.Exec(ctx, db.keys.add, k.Hash, string(k.Tier), k.Label, db.c.Dialect.Time(k.Created), revoked, string(k.Role))
 	if err != nil {
 		return fmt.Errorf("%s: add key: %w", db.c.Name, db.MapErr(err))
 	}
@@ -97,17 +100,18 @@ func (db *DB) RevokeKey(ctx context.Context, hash string, at time.Time) error {
 // keyScan receives a row of keyColumns.
 type keyScan struct {
 	k                store.Key
-	tier             string
+	tier, role       string
 	created, revoked keyTime
 }
 
 func (s *keyScan) dest() []any {
-	return []any{&s.k.Hash, &s.tier, &s.k.Label, &s.created, &s.revoked}
+	return []any{&s.k.Hash, &s.tier, &s.k.Label, &s.created, &s.revoked, &s.role}
 }
 
 func (s *keyScan) key() store.Key {
 	k := s.k
 	k.Tier = store.Tier(s.tier)
+	k.Role = store.Role(s.role)
 	k.Created = s.created.t
 	if s.revoked.valid {
 		t := s.revoked.t

@@ -39,6 +39,10 @@ type Dialect struct {
 	// condition is such a search collects its matches there before sorting them (see
 	// materialized).
 	Trigram func(k *record.Kind, col string) bool
+	// Hold, when set, is a statement that takes a lock on its one argument (a record's kind
+	// and id) until the transaction ends (Tx.Hold); "" where transactions that write never
+	// run at once (SQLite's one writer, which begins IMMEDIATE).
+	Hold string
 }
 
 // SQLite is the dialect of SQLite.
@@ -73,6 +77,10 @@ var Postgres = Dialect{
 	// The searched columns have pg_trgm GIN indexes (postgres migration 0001); those of the
 	// small sport and country tables too, which a scan answers as fast.
 	Trigram: func(k *record.Kind, col string) bool { return slices.Contains(k.Searched, col) },
+	// An advisory lock, which holds an id that no row has yet (a create) as well as one that
+	// has. Its two-key form is apart from the one-key locks (the migrations'); two records
+	// whose names hash alike merely wait for each other.
+	Hold: `SELECT pg_advisory_xact_lock(41, hashtext($1))`,
 }
 
 // Builder collects the text and arguments of one statement.

@@ -23,6 +23,8 @@ type Tx struct {
 	Changes *ChangeSet
 	// Written counts the rows written per kind (for a backend's Finish).
 	Written map[*record.Kind]int
+	// by names the writer of the changes (store.ByTx); "" none.
+	by string
 
 	c TxConfig
 }
@@ -42,7 +44,7 @@ type TxBackend interface {
 	Finish(ctx context.Context) error
 	// InsertChanges appends changes to the feed in their order, with cursors drawn in commit
 	// order, before the bulk changes of the commit (see ChangeSet.Bulk); list may be empty.
-	InsertChanges(ctx context.Context, list []PendingChange, at string) error
+	InsertChanges(ctx context.Context, list []PendingChange, at, by string) error
 }
 
 // TxConfig describes a backend's transaction to NewTx.
@@ -72,6 +74,9 @@ func (t *Tx) End() {
 	t.Buffer.Close()
 	t.Pipe.Stop()
 }
+
+// SetBy names the writer of the transaction's changes (store.ByTx).
+func (t *Tx) SetBy(by string) { t.by = by }
 
 func (t *Tx) mapErr(err error) error { return MapErr(err, t.c.Classify) }
 
@@ -227,23 +232,52 @@ func (t *Tx) Delete(ctx context.Context, k *record.Kind, id string) error {
 }
 
 func (t *Tx) delete(ctx context.Context, k *record.Kind, id string) error {
-	// The buffered writes go first: the record may be among them.
-	if err := t.flush(ctx); err != nil {
-		return err
-	}
-	if err := t.Pipe.Sync(); err != nil {
-		return err
-	}
-	var doc string
-	err := queryRow(ctx, t.c.Q, `SELECT doc FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1), []any{id}, &doc)
+	doc, err := t.storedDoc(ctx, k, id)
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return store.ErrNotFound
-		}
-		return t.mapErr(err)
+		return err
 	}
 	t.Changes.DeletedOne(k, id, doc)
 	return t.exec(ctx, `DELETE FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1), id)
+}
+
+// Hold returns the record of kind k with that id as the transaction sees it, or
+// store.ErrNotFound, once it holds the record's lock (Dialect.Hold) until it ends.
+func (t *Tx) Hold(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
+	if k == nil {
+		return record.Record{}, fmt.Errorf("%s: hold: %w: no kind", t.c.Name, store.ErrBadQuery)
+	}
+	doc, err := t.hold(ctx, k, id)
+	if err != nil {
+		return record.Record{}, fmt.Errorf("%s: hold %s %q: %w", t.c.Name, k.Name, id, err)
+	}
+	return record.FromDoc(k, doc), nil
+}
+
+func (t *Tx) hold(ctx context.Context, k *record.Kind, id string) (string, error) {
+	if t.c.Dialect.Hold != "" {
+		if err := t.exec(ctx, t.c.Dialect.Hold, k.Name+"/"+id); err != nil {
+			return "", err
+		}
+	}
+	return t.storedDoc(ctx, k, id)
+}
+
+// storedDoc reads the doc of the record of kind k with that id as the transaction sees it:
+// store.ErrNotFound when there is none.
+func (t *Tx) storedDoc(ctx context.Context, k *record.Kind, id string) (string, error) {
+	// The buffered writes go first: the record may be among them.
+	if err := t.flush(ctx); err != nil {
+		return "", err
+	}
+	if err := t.Pipe.Sync(); err != nil {
+		return "", err
+	}
+	var doc string
+	err := queryRow(ctx, t.c.Q, `SELECT doc FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1), []any{id}, &doc)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		err = t.mapErr(err)
+	}
+	return doc, err
 }
 
 // FrontierAdd queues entries whose URL is not in the frontier yet (store.FrontierTx).
@@ -277,11 +311,11 @@ func (t *Tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 	}
 	now := o.Now().UTC()
 	at := now.Format(ChangeTime)
-	if err := t.c.Backend.InsertChanges(ctx, list, at); err != nil {
+	if err := t.c.Backend.InsertChanges(ctx, list, at, t.by); err != nil {
 		return fmt.Errorf("record changes: %w", err)
 	}
 	for _, k := range bulk {
-		if err := t.exec(ctx, BulkChangesSQL(t.c.Dialect, k), k.Name, store.OpUpsert, at); err != nil {
+		if err := t.exec(ctx, BulkChangesSQL(t.c.Dialect, k), k.Name, store.OpUpsert, at, NullIfEmpty(t.by)); err != nil {
 			return fmt.Errorf("record changes of %s: %w", k.Name, err)
 		}
 	}

@@ -15,7 +15,7 @@ func testKeys(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	// Microseconds: the finest time both databases keep.
 	base := time.Date(2026, 10, 5, 12, 0, 0, 123456000, time.UTC)
-	newer := store.Key{Hash: "bbbb", Tier: store.Premium, Label: "newer", Created: base.Add(time.Hour)}
+	newer := store.Key{Hash: "bbbb", Tier: store.Premium, Role: store.Editor, Label: "newer", Created: base.Add(time.Hour)}
 	older := store.Key{Hash: "aaaa", Tier: store.Free, Label: "", Created: base}
 	for _, k := range []store.Key{newer, older} {
 		if err := s.AddKey(ctx, k); err != nil {
@@ -59,6 +59,16 @@ func testKeys(t *testing.T, s store.Store) {
 	if err := s.AddKey(ctx, store.Key{Hash: "dddd", Tier: "gold", Created: base}); err == nil {
 		t.Error("unknown tier accepted")
 	}
+	if err := s.AddKey(ctx, store.Key{Hash: "dddd", Tier: store.Free, Role: "owner", Created: base}); err == nil {
+		t.Error("unknown role accepted")
+	}
+	admin := store.Key{Hash: "eeee", Tier: store.Business, Role: store.Admin, Created: base.Add(3 * time.Hour)}
+	if err := s.AddKey(ctx, admin); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.KeyByHash(ctx, "eeee"); err != nil || !sameKey(got, admin) {
+		t.Errorf("admin key: got %+v, %v", got, err)
+	}
 	testKeysSameInstant(t, s, base.Add(-time.Hour))
 }
 
@@ -90,7 +100,7 @@ func testKeysSameInstant(t *testing.T, s store.Store, at time.Time) {
 }
 
 func sameKey(a, b store.Key) bool {
-	if a.Hash != b.Hash || a.Tier != b.Tier || a.Label != b.Label || !a.Created.Equal(b.Created) {
+	if a.Hash != b.Hash || a.Tier != b.Tier || a.Role != b.Role || a.Label != b.Label || !a.Created.Equal(b.Created) {
 		return false
 	}
 	if (a.Revoked == nil) != (b.Revoked == nil) {

@@ -34,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Delete", testDelete},
 		{"DeleteMissing", testDeleteMissing},
 		{"DeleteInWrite", testDeleteInWrite},
+		{"Hold", testHold},
+		{"HoldConcurrent", testHoldConcurrent},
 		{"Rollback", testRollback},
 		{"ScanCount", testScanCount},
 		{"DataVersion", testDataVersion},
@@ -44,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ChangeFeedBulk", testChangeFeedBulk},
 		{"ChangeRetention", testChangeRetention},
 		{"ChangeKeys", testChangeKeys},
+		{"ChangeBy", testChangeBy},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -1,0 +1,56 @@
+package records_test
+
+import (
+	"strings"
+	"testing"
+
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/store"
+)
+
+// No body, Content-Type, condition or path a client sends gets a 5xx or anything but JSON.
+func FuzzWrite(f *testing.F) {
+	for _, seed := range []struct{ method, kind, id, body, contentType, ifMatch string }{
+		{"PUT", "team", "1", `{"strTeam":"A"}`, "application/json", ""},
+		{"PATCH", "event", "2", `{"idHomeTeam":"x"}`, "application/merge-patch+json", `"abc"`},
+		{"PUT", "season", "1|2026", `{"strSeason":"2027"}`, "application/json", "*"},
+		{"DELETE", "team", "1", ``, "", "W/\"x\""},
+		{"PUT", "country", "England", `{"name_en":null}`, "application/json; charset=utf-8", ""},
+		{"PUT", "team", "9", "{\"strTeam\":\"\\ud800\\u0000\xff\"}", "application/json", ""},
+		{"PATCH", "team", "", `[]`, "text/json", ""},
+		{"GET", "livescore", "5", `nul`, "application/x+json", ""},
+	} {
+		f.Add(seed.method, seed.kind, seed.id, seed.body, seed.contentType, seed.ifMatch)
+	}
+	e := apitest.New(f, apitest.Options{})
+	admin := e.AddKey(f, store.Business, store.Admin)
+	f.Fuzz(func(t *testing.T, method, kind, id, body, contentType, ifMatch string) {
+		switch method {
+		case "GET", "PUT", "PATCH", "DELETE", "HEAD":
+		default:
+			method = "PUT"
+		}
+		path := "/api/v2/json/records/" + escape(kind) + "/" + escape(id)
+		r := e.Send(t, method, path, strings.NewReader(body), "X-API-KEY", admin, "Content-Type", contentType, "If-Match", ifMatch)
+		if r.Status >= 500 {
+			t.Fatalf("%s %s %q: %d %s", method, path, body, r.Status, r.Body)
+		}
+		if len(r.Body) > 0 && (r.Body[0] != '{' || r.Header.Get("Content-Type") != "application/json") {
+			t.Fatalf("%s %s %q: %d %s, not JSON", method, path, body, r.Status, r.Body)
+		}
+	})
+}
+
+// escape percent-escapes every byte that is not a letter or digit, so any text is a segment.
+func escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString("%" + strings.ToUpper(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])))
+	}
+	return b.String()
+}

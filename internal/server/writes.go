@@ -1,0 +1,48 @@
+package server
+
+import (
+	"net/http"
+
+	"sportsdb/internal/api"
+	"sportsdb/internal/api/respond"
+)
+
+// matchWrites asks the table of Mounts.Writes whether the escaped path is its own.
+func (s *Server) matchWrites(rawPath string) (target, bool) {
+	w := s.cfg.Mounts.Writes
+	if w == nil || !isAPIPath(rawPath) {
+		return target{}, false
+	}
+	version, segs, ok := api.SplitPath(rawPath)
+	if !ok {
+		return target{}, false
+	}
+	t, ok := w.Match(version, segs)
+	return target{Target: t, version: version, writes: true}, ok
+}
+
+// serveWrites answers a path of Mounts.Writes, any method, and returns the route it names:
+// a preflight as every API path's (no key, no quota), anything else with its key checked
+// and counted, outside the response cache. A refused key names no endpoint.
+func (s *Server) serveWrites(w http.ResponseWriter, r *http.Request, t target, addr string) string {
+	if r.Method == http.MethodOptions {
+		methods, headers := s.cfg.Mounts.Writes.Preflight()
+		return preflight(w, []string{methods}, []string{headers})
+	}
+	route := t.Route
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout)
+	defer ctx.stop()
+	r = r.WithContext(ctx)
+	key := t.Key
+	if t.HeaderKey {
+		key = r.Header.Get("X-API-KEY")
+	}
+	k, ok := s.admitKey(w, r, t.Target, key, addr, func() { route = api.OtherRoute })
+	if !ok {
+		return route
+	}
+	r, cancel := s.storeRequest(r)
+	defer cancel()
+	s.cfg.Mounts.Writes.Serve(w, r, t.Target, k)
+	return route
+}
