@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
@@ -190,17 +193,42 @@ func TestShutdownWithOpenStreams(t *testing.T) {
 	}
 }
 
-// A stream outlives the server's read and write timeouts.
+// A stream outlives the server's read and write timeouts (serve's), also when opening it took
+// longer than the write timeout (a slow key lookup or database). The connections' deadlines
+// follow a manual clock, which the test moves past both: no sleep decides the outcome.
 func TestStreamOutlivesServerTimeouts(t *testing.T) {
-	e := newLiveEnv(t, nil)
-	hs := httptest.NewUnstartedServer(e.srv)
-	hs.Config.ReadTimeout, hs.Config.WriteTimeout = 100*time.Millisecond, 100*time.Millisecond
-	hs.Start()
-	t.Cleanup(hs.Close) // after the stream's client has closed (cleanups run last first)
-	c := openStream(t, hs.URL, "/api/v2/json/stream/changes", e.premium)
-	time.Sleep(500 * time.Millisecond) // past both timeouts
-	upsert(t, e.store, team("1", "One"))
-	if ev := c.nextEvent(t); ev.name != "team" {
-		t.Fatalf("after the timeouts: %+v, want the team", ev)
+	const readTimeout, writeTimeout = 10 * time.Second, 30 * time.Second
+	for _, opening := range []time.Duration{0, writeTimeout + time.Second} {
+		t.Run("opening took "+opening.String(), func(t *testing.T) {
+			limiter := &slowLimiter{Limiter: ratelimit.NewMemory(clock.System{})}
+			e := newLiveEnvWith(t, apitest.Options{Limiter: limiter})
+			hs := httptest.NewUnstartedServer(e.srv)
+			ln := newClockedListener(hs.Listener)
+			hs.Listener = server.Listener(ln)
+			hs.Config.ConnContext = server.ConnContext
+			hs.Config.ReadTimeout, hs.Config.WriteTimeout = readTimeout, writeTimeout
+			hs.Start()
+			t.Cleanup(hs.Close) // after the stream's client has closed (cleanups run last first)
+			limiter.took = func() { ln.advance(opening) }
+			c := openStream(t, hs.URL, "/api/v2/json/stream/changes", e.premium)
+			ln.advance(time.Minute) // past both timeouts
+			upsert(t, e.store, team("1", "One"))
+			if ev := c.nextEvent(t); ev.name != "team" {
+				t.Fatalf("after the timeouts: %+v, want the team", ev)
+			}
+		})
 	}
+}
+
+// slowLimiter is a limiter whose decisions take a while: took, if set, runs in each.
+type slowLimiter struct {
+	server.Limiter
+	took func()
+}
+
+func (l *slowLimiter) Allow(ctx context.Context, id string, limit int) (ratelimit.Decision, error) {
+	if l.took != nil {
+		l.took()
+	}
+	return l.Limiter.Allow(ctx, id, limit)
 }
