@@ -87,7 +87,9 @@ type Server struct {
 	cors    corsPolicy
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
-	live     *liveState // change feed and streams (live.go)
+	// after times the drain period: time.After, or a test's timer that ends it on cue.
+	after func(time.Duration) <-chan time.Time
+	live  *liveState // change feed and streams (live.go)
 	// warmedUp closes when the warm-up has ended (warmup.go); stopWarmUp ends it early.
 	warmedUp, stopWarmUp chan struct{}
 }
@@ -103,7 +105,7 @@ func New(cfg Config) *Server {
 	if cfg.Limits == nil {
 		cfg.Limits = tierlimit.DefaultLimits
 	}
-	s := &Server{cfg: cfg, cors: newCORSPolicy(cfg.CORSOrigins)}
+	s := &Server{cfg: cfg, cors: newCORSPolicy(cfg.CORSOrigins), after: time.After}
 	s.metrics = newMetrics(s.routeNames())
 	if p, ok := cfg.Store.(store.Pools); ok {
 		s.metrics.reg.MustRegister(newPoolCollector(p))

@@ -92,6 +92,7 @@ func TestStreamResetAndPing(t *testing.T) {
 // slot. Opening counts against the rate limit.
 func TestStreamLimits(t *testing.T) {
 	e := newLiveEnv(t, map[store.Tier]int{store.Free: 30, store.Premium: 7, store.Business: 120})
+	ended := streamEnds(e.srv)
 	var open []*sseClient
 	for range 5 {
 		open = append(open, openStream(t, e.base, "/api/v2/json/stream/livescore", e.premium))
@@ -110,22 +111,16 @@ func TestStreamLimits(t *testing.T) {
 	}
 
 	open[0].close()
-	deadline := time.Now().Add(wait)
-	for {
-		resp := streamRequest(t, e.base, "/api/v2/json/stream/livescore", e.premium)
-		status, remaining := resp.StatusCode, resp.Header.Get("X-RateLimit-Remaining")
-		resp.Body.Close()
-		if status == http.StatusOK {
-			// 5 streams and this one opened; the refused sixth was not counted.
-			if remaining != "1" {
-				t.Errorf("X-RateLimit-Remaining %q after six opened, want 1", remaining)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the closed stream's slot never came back")
-		}
-		time.Sleep(20 * time.Millisecond)
+	awaitStreamEnd(t, ended)
+	resp = streamRequest(t, e.base, "/api/v2/json/stream/livescore", e.premium)
+	status, remaining := resp.StatusCode, resp.Header.Get("X-RateLimit-Remaining")
+	resp.Body.Close()
+	if status != http.StatusOK {
+		t.Fatalf("a stream once one was closed: %d, want the closed stream's slot back", status)
+	}
+	// 5 streams and this one opened; the refused sixth was not counted.
+	if remaining != "1" {
+		t.Errorf("X-RateLimit-Remaining %q after six opened, want 1", remaining)
 	}
 	// The seventh request of the minute is the last; the eighth is over the limit.
 	e.srv.ServeHTTP(httptest.NewRecorder(), mustRequest(t, "/api/v2/json/changes", e.premium))
