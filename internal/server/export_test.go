@@ -16,3 +16,7 @@ func (s *Server) WaitRefreshes() { s.cache.WaitRefreshes() }
 // OnStreamEnd has ended called whenever a stream has ended (or failed to open) and given its
 // slot back. Call it before any stream opens.
 func (s *Server) OnStreamEnd(ended func()) { s.live.ended = ended }
+
+// SetDeadlineClock measures the requests' deadlines on c instead of the wall clock. Call it
+// before serving.
+func (s *Server) SetDeadlineClock(c *DeadlineClock) { s.deadlines = c }
