@@ -137,6 +137,12 @@ func (h *Hub) Serve(ctx, stop context.Context, w http.ResponseWriter, r *http.Re
 	}
 	s := &Stream{hub: h, filter: f, stop: stop}
 	rc := http.NewResponseController(w)
+	// The headers leave under the stream's own write timeout, not under what is left of the
+	// server's: opening (the key, the limits, the subscription) may have used it up, and
+	// net/http writes them on taking the connection over, before it lifts its deadlines.
+	// Headers that missed the deadline would be lost, and the client would read the events
+	// as a malformed answer.
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	w.WriteHeader(http.StatusOK)
 	conn, rw, err := rc.Hijack()
 	if err != nil {

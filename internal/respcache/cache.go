@@ -606,6 +606,11 @@ func (c *responseCache) grow(e *cacheEntry, n int) {
 	c.evict()
 }
 
+// WaitRefreshes returns once the background refreshes started so far have ended, so that a
+// caller just served an expired answer can ask for the refreshed one (tests). Call it while
+// no request is being served.
+func (c *responseCache) WaitRefreshes() { c.refreshRuns.Wait() }
+
 // Close closes the spill file.
 func (c *responseCache) Close() error {
 	if c.spill == nil {

@@ -47,11 +47,9 @@ func ServeUntil(ctx context.Context, hs *http.Server, ln net.Listener, s *Server
 	}
 	s.StartDrain()
 	if drain > 0 {
-		t := time.NewTimer(drain)
 		select {
-		case <-t.C:
+		case <-s.after(drain):
 		case err := <-errc:
-			t.Stop()
 			return fmt.Errorf("serve: %w", err)
 		}
 	}

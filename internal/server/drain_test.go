@@ -48,10 +48,17 @@ func (k *keepAlive) read() (*http.Response, string, error) {
 
 // On SIGTERM (the context's end) the server drains: a request sent on an idle keep-alive
 // connection once the drain has begun gets its whole answer, with Connection:
-// close; /readyz says 503 at once; after the drain period the server stops by itself.
+// close; /readyz says 503 at once; after the drain period the server stops by itself. The
+// drain period's timer is the test's: the period ends when the requests have been answered,
+// however long the machine took over them.
 func TestServeUntilDrainsBeforeShuttingDown(t *testing.T) {
-	const path = "/api/v1/json/123/all_sports.php"
+	const path, drain = "/api/v1/json/123/all_sports.php", 30 * time.Second
 	c := newConfigured(t, nil)
+	periods, over := make(chan time.Duration, 1), make(chan time.Time)
+	c.srv.SetDrainTimer(func(d time.Duration) <-chan time.Time {
+		periods <- d
+		return over
+	})
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +68,7 @@ func TestServeUntilDrainsBeforeShuttingDown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)
-	go func() { served <- server.ServeUntil(ctx, hs, server.Listener(inner), c.srv, 500*time.Millisecond) }()
+	go func() { served <- server.ServeUntil(ctx, hs, server.Listener(inner), c.srv, drain) }()
 
 	// Idle keep-alive connections, each having had one answer.
 	var conns []*keepAlive
@@ -100,10 +107,24 @@ func TestServeUntilDrainsBeforeShuttingDown(t *testing.T) {
 	}
 	select {
 	case err := <-served:
+		t.Fatalf("ServeUntil returned before the drain period was over: %v", err)
+	default:
+	}
+	select {
+	case d := <-periods:
+		if d != drain {
+			t.Errorf("drain period %v, want %v", d, drain)
+		}
+	case <-time.After(wait):
+		t.Fatal("the drain period never began")
+	}
+	close(over)
+	select {
+	case err := <-served:
 		if err != nil {
 			t.Fatalf("ServeUntil: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(wait):
 		t.Fatal("the server did not stop after its drain period")
 	}
 	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {

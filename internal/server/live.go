@@ -33,6 +33,9 @@ type liveState struct {
 	log     *slog.Logger
 	// keys ends the streams of revoked keys (livekeys.go).
 	keys *keyStreams
+	// ended is called when a stream has ended (or failed to open) and given its slot back:
+	// an event for tests.
+	ended func()
 
 	mu      sync.Mutex
 	open    map[string]int                 // by key hash: the streams open here
@@ -59,7 +62,8 @@ func newLiveState(s *Server) *liveState {
 		limits = live.OpenStreams
 	}
 	l := &liveState{hub: live.NewHub(rd, s.Draining, s.cfg.Logger), limits: limits, log: s.cfg.Logger,
-		open: map[string]int{}, leases: map[string]map[string]struct{}{}, keys: newKeyStreams(s.cfg.Auth)}
+		open: map[string]int{}, leases: map[string]map[string]struct{}{}, keys: newKeyStreams(s.cfg.Auth),
+		ended: func() {}}
 	if sl, ok := s.cfg.Limiter.(StreamLeaser); ok {
 		b := make([]byte, 8)
 		_, _ = rand.Read(b)
@@ -295,7 +299,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 	}
 	// The slot is given back when the stream ends, which may be after this handler returns.
 	stop, forget := s.live.keys.add(k.Hash)
-	err = s.live.hub.Serve(r.Context(), stop, w, r, f, since, func() { forget(); release() })
+	err = s.live.hub.Serve(r.Context(), stop, w, r, f, since, func() { forget(); release(); s.live.ended() })
 	switch {
 	case errors.Is(err, live.ErrNotOpened):
 		s.fail(w, r, respond.Internal(err))

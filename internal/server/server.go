@@ -73,6 +73,9 @@ type Config struct {
 	WarmUp bool
 }
 
+// DefaultRequestTimeout bounds the store work of a request unless Config.RequestTimeout says.
+const DefaultRequestTimeout = 1800 * time.Millisecond
+
 // Limiter counts requests per key and reports whether its limits are shared.
 type Limiter interface {
 	ratelimit.Limiter
@@ -87,7 +90,11 @@ type Server struct {
 	cors    corsPolicy
 	// draining is set by StartDrain (drain.go).
 	draining atomic.Bool
-	live     *liveState // change feed and streams (live.go)
+	// after times the drain period: time.After, or a test's timer that ends it on cue.
+	after func(time.Duration) <-chan time.Time
+	// deadlines, when set (tests), measures the requests' deadlines instead of the wall clock.
+	deadlines deadlineClock
+	live      *liveState // change feed and streams (live.go)
 	// warmedUp closes when the warm-up has ended (warmup.go); stopWarmUp ends it early.
 	warmedUp, stopWarmUp chan struct{}
 }
@@ -95,7 +102,7 @@ type Server struct {
 // New builds a server over the mounts it is handed.
 func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = 1800 * time.Millisecond
+		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -103,7 +110,7 @@ func New(cfg Config) *Server {
 	if cfg.Limits == nil {
 		cfg.Limits = tierlimit.DefaultLimits
 	}
-	s := &Server{cfg: cfg, cors: newCORSPolicy(cfg.CORSOrigins)}
+	s := &Server{cfg: cfg, cors: newCORSPolicy(cfg.CORSOrigins), after: time.After}
 	s.metrics = newMetrics(s.routeNames())
 	if p, ok := cfg.Store.(store.Pools); ok {
 		s.metrics.reg.MustRegister(newPoolCollector(p))
@@ -224,7 +231,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route = t.Route
 	// One context for the rest of the request: its route and logger, for logs, and its
 	// deadline, which bounds the key lookup and the limiter as well as the answer.
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout)
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
 	defer ctx.stop()
 	s.serveAPI(rec, r.WithContext(ctx), t, addr, &route)
 }

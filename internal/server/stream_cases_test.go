@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/ratelimit"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
@@ -89,6 +92,7 @@ func TestStreamResetAndPing(t *testing.T) {
 // slot. Opening counts against the rate limit.
 func TestStreamLimits(t *testing.T) {
 	e := newLiveEnv(t, map[store.Tier]int{store.Free: 30, store.Premium: 7, store.Business: 120})
+	ended := streamEnds(e.srv)
 	var open []*sseClient
 	for range 5 {
 		open = append(open, openStream(t, e.base, "/api/v2/json/stream/livescore", e.premium))
@@ -107,22 +111,16 @@ func TestStreamLimits(t *testing.T) {
 	}
 
 	open[0].close()
-	deadline := time.Now().Add(wait)
-	for {
-		resp := streamRequest(t, e.base, "/api/v2/json/stream/livescore", e.premium)
-		status, remaining := resp.StatusCode, resp.Header.Get("X-RateLimit-Remaining")
-		resp.Body.Close()
-		if status == http.StatusOK {
-			// 5 streams and this one opened; the refused sixth was not counted.
-			if remaining != "1" {
-				t.Errorf("X-RateLimit-Remaining %q after six opened, want 1", remaining)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the closed stream's slot never came back")
-		}
-		time.Sleep(20 * time.Millisecond)
+	awaitStreamEnd(t, ended)
+	resp = streamRequest(t, e.base, "/api/v2/json/stream/livescore", e.premium)
+	status, remaining := resp.StatusCode, resp.Header.Get("X-RateLimit-Remaining")
+	resp.Body.Close()
+	if status != http.StatusOK {
+		t.Fatalf("a stream once one was closed: %d, want the closed stream's slot back", status)
+	}
+	// 5 streams and this one opened; the refused sixth was not counted.
+	if remaining != "1" {
+		t.Errorf("X-RateLimit-Remaining %q after six opened, want 1", remaining)
 	}
 	// The seventh request of the minute is the last; the eighth is over the limit.
 	e.srv.ServeHTTP(httptest.NewRecorder(), mustRequest(t, "/api/v2/json/changes", e.premium))
@@ -190,17 +188,42 @@ func TestShutdownWithOpenStreams(t *testing.T) {
 	}
 }
 
-// A stream outlives the server's read and write timeouts.
+// A stream outlives the server's read and write timeouts (serve's), also when opening it took
+// longer than the write timeout (a slow key lookup or database). The connections' deadlines
+// follow a manual clock, which the test moves past both: no sleep decides the outcome.
 func TestStreamOutlivesServerTimeouts(t *testing.T) {
-	e := newLiveEnv(t, nil)
-	hs := httptest.NewUnstartedServer(e.srv)
-	hs.Config.ReadTimeout, hs.Config.WriteTimeout = 100*time.Millisecond, 100*time.Millisecond
-	hs.Start()
-	t.Cleanup(hs.Close) // after the stream's client has closed (cleanups run last first)
-	c := openStream(t, hs.URL, "/api/v2/json/stream/changes", e.premium)
-	time.Sleep(500 * time.Millisecond) // past both timeouts
-	upsert(t, e.store, team("1", "One"))
-	if ev := c.nextEvent(t); ev.name != "team" {
-		t.Fatalf("after the timeouts: %+v, want the team", ev)
+	const readTimeout, writeTimeout = 10 * time.Second, 30 * time.Second
+	for _, opening := range []time.Duration{0, writeTimeout + time.Second} {
+		t.Run("opening took "+opening.String(), func(t *testing.T) {
+			limiter := &slowLimiter{Limiter: ratelimit.NewMemory(clock.System{})}
+			e := newLiveEnvWith(t, apitest.Options{Limiter: limiter})
+			hs := httptest.NewUnstartedServer(e.srv)
+			ln := newClockedListener(hs.Listener)
+			hs.Listener = server.Listener(ln)
+			hs.Config.ConnContext = server.ConnContext
+			hs.Config.ReadTimeout, hs.Config.WriteTimeout = readTimeout, writeTimeout
+			hs.Start()
+			t.Cleanup(hs.Close) // after the stream's client has closed (cleanups run last first)
+			limiter.took = func() { ln.advance(opening) }
+			c := openStream(t, hs.URL, "/api/v2/json/stream/changes", e.premium)
+			ln.advance(time.Minute) // past both timeouts
+			upsert(t, e.store, team("1", "One"))
+			if ev := c.nextEvent(t); ev.name != "team" {
+				t.Fatalf("after the timeouts: %+v, want the team", ev)
+			}
+		})
 	}
+}
+
+// slowLimiter is a limiter whose decisions take a while: took, if set, runs in each.
+type slowLimiter struct {
+	server.Limiter
+	took func()
+}
+
+func (l *slowLimiter) Allow(ctx context.Context, id string, limit int) (ratelimit.Decision, error) {
+	if l.took != nil {
+		l.took()
+	}
+	return l.Limiter.Allow(ctx, id, limit)
 }

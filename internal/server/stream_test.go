@@ -141,6 +141,28 @@ func (c *sseClient) nextEvent(t *testing.T) sseEvent {
 	}
 }
 
+// streamEnds reports each stream of srv that has ended on the server and given its slot back.
+func streamEnds(srv *server.Server) <-chan struct{} {
+	ended := make(chan struct{}, 64)
+	srv.OnStreamEnd(func() {
+		select {
+		case ended <- struct{}{}:
+		default: // streams the test does not wait for, ending with it
+		}
+	})
+	return ended
+}
+
+// awaitStreamEnd waits for a stream to end on the server, as reported by streamEnds.
+func awaitStreamEnd(t *testing.T, ended <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ended:
+	case <-time.After(wait):
+		t.Fatal("the closed stream never ended on the server")
+	}
+}
+
 // liveEnv is a server on its own database (SQLite, or PostgreSQL with
 // SPORTSDB_TEST_API_DB=postgres, as internal/apitest chooses), served over real HTTP, with a
 // premium and a business key.

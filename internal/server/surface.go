@@ -19,7 +19,7 @@ func (s *Server) serveSurface(w http.ResponseWriter, r *http.Request, sf Surface
 		return
 	}
 	*route = t.Route
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), *route, s.cfg.Logger), s.cfg.RequestTimeout)
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), *route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
 	defer ctx.stop()
 	r = r.WithContext(ctx)
 	k, ok := s.admitKey(w, r, t, t.Key, addr, func() {})

@@ -139,7 +139,7 @@ func (s *Server) waitForUpstream(r *http.Request) (*http.Request, func()) {
 	if s.cfg.Upstream == nil || !ok {
 		return r, func() {}
 	}
-	longer := withLazyDeadline(ld.parent, 2*s.cfg.RequestTimeout+s.upstreamTimeout())
+	longer := withLazyDeadline(ld.parent, 2*s.cfg.RequestTimeout+s.upstreamTimeout(), s.deadlines)
 	return r.WithContext(longer), longer.stop
 }
 

@@ -127,24 +127,42 @@ func TestReadThroughAnswersWhatTheStoreNeverSaw(t *testing.T) {
 }
 
 // Concurrent requests for one URL make one upstream request, and every one of them gets
-// the upstream's answer, also when the upstream takes longer than the store's deadline.
+// the upstream's answer, also when the upstream takes longer than the store's deadline. The
+// requests' deadlines are on a clock of the test's, which it moves past the store's deadline
+// while the upstream is held.
 func TestReadThroughOneUpstreamRequestForConcurrentClients(t *testing.T) {
 	up := apitest.New(t, apitest.Options{Demo: true})
 	p := newCountingProxy(t, up.Server, up.PremiumKey)
 	p.hold = make(chan struct{})
+	release := sync.OnceFunc(func() { close(p.hold) })
+	defer release() // also when the test fails before the upstream may answer
 	var logs testsupport.LogBuffer
 	local := readThroughTo(t, p.srv.URL, up.PremiumKey, &logs)
+	deadlines := server.NewDeadlineClock()
+	local.Server.SetDeadlineClock(deadlines)
 	const path = "lookupleague.php?id=4328"
 	want := ask(t, up, "v1", path)
 	const clients = 20
 	answers := make(chan *apitest.Response, clients)
+	storeDeadline := deadlines.Now().Add(server.DefaultRequestTimeout)
 	for range clients {
 		go func() { answers <- ask(t, local, "v1", path) }()
 	}
-	// The upstream is held until the clients wait longer than the store's 1.8 s, which
-	// bounds the work of a request on the store but not its wait for the upstream.
-	release := time.AfterFunc(2500*time.Millisecond, func() { close(p.hold) })
-	defer release.Stop()
+	// Every client comes to wait for the answer (its own computation's or another's) with a
+	// deadline past the store's, which bounds the work of a request on the store but not its
+	// wait for the upstream; then the store's deadline passes, and the upstream answers.
+	for waiting := 0; waiting < clients; {
+		select {
+		case at := <-deadlines.Armed():
+			if at.After(storeDeadline) {
+				waiting++
+			}
+		case <-time.After(wait):
+			t.Fatalf("%d of %d clients came to wait for the upstream with a deadline past the store's", waiting, clients)
+		}
+	}
+	deadlines.Advance(server.DefaultRequestTimeout + time.Second)
+	release()
 	for range clients {
 		got := <-answers
 		if got.Status != http.StatusOK || !bytes.Equal(got.Body, want.Body) {
@@ -228,15 +246,10 @@ func TestReadThroughEmptyAnswersInTheCache(t *testing.T) {
 	down.Store(false)
 	clk.Advance(time.Minute)
 	// The expired entry is served while one refresh asks the upstream in the background.
-	for try := 0; ; try++ {
-		got := ask(t, local, "v1", path)
-		if bytes.Equal(got.Body, want.Body) {
-			break
-		}
-		if try == 500 {
-			t.Fatalf("the upstream's answer never came once it was back: %d %.200s", got.Status, got.Body)
-		}
-		time.Sleep(10 * time.Millisecond)
+	ask(t, local, "v1", path)
+	local.Server.WaitRefreshes()
+	if got := ask(t, local, "v1", path); got.Status != http.StatusOK || !bytes.Equal(got.Body, want.Body) {
+		t.Fatalf("once the upstream was back: %d %.200s\nwant the upstream's %.200s", got.Status, got.Body, want.Body)
 	}
 }
 

@@ -30,7 +30,7 @@ func (s *Server) serveWrites(w http.ResponseWriter, r *http.Request, t target, a
 		return preflight(w, []string{methods}, []string{headers})
 	}
 	route := t.Route
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout)
+	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
 	defer ctx.stop()
 	r = r.WithContext(ctx)
 	key := t.Key
