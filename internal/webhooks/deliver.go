@@ -226,7 +226,9 @@ func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
 			// The definition (URL, filters) may have changed; the state is the worker's
 			// own while it holds the lease.
 			k.w.URL, k.w.Kinds, k.w.League, k.w.Team = w.URL, w.Kinds, w.League, w.Team
-			if !k.held {
+			// An enable through the API while the worker held it (failures forgotten, the
+			// next attempt at once) is taken up.
+			if !k.held || w.NextAttempt.Before(k.w.NextAttempt) {
 				k.w.WebhookState = w.WebhookState
 			}
 		}
@@ -380,6 +382,13 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 	status, failure := k.post(ctx, p.c.Cursor, body)
 	if ctx.Err() != nil {
 		return Event{}, ctx.Err()
+	}
+	// Disabled or deleted meanwhile (the API): stop without writing the state back over it.
+	if cur, err := k.d.src.Webhook(ctx, k.w.ID); err != nil || cur.Status != store.WebhookActive {
+		if err == nil || errors.Is(err, store.ErrNotFound) {
+			err = errStop
+		}
+		return Event{}, err
 	}
 	now := k.d.o.Clock.Now()
 	s := &k.w.WebhookState

@@ -257,3 +257,35 @@ func TestFilters(t *testing.T) {
 	byKind.none(t)
 	byTeam.none(t)
 }
+
+// Enabling a failing webhook (as PATCH and /enable do) retries at once, without waiting
+// for the next attempt; a disabled one gets nothing while another webhook is delivered.
+func TestEnableRetriesAtOnceAndDisableStops(t *testing.T) {
+	st := openStore(t)
+	ctx := context.Background()
+	clk := clock.NewManual(time.Now())
+	rcv, other := newReceiver(t), newReceiver(t)
+	rcv.status.Store(http.StatusInternalServerError)
+	h := register(t, st, rcv.URL, Definition{})
+	register(t, st, other.URL, Definition{})
+	d := start(t, st, testOptions(clk, true))
+	write(t, st, team("1", "A", "4328"))
+	for e := d.next(t); e.Webhook != h.ID || e.Err == ""; e = d.next(t) {
+	}
+	rcv.next(t)
+	other.next(t)
+	rcv.status.Store(http.StatusOK)
+	if err := st.SetWebhookState(ctx, h.ID, store.WebhookState{Status: store.WebhookActive}); err != nil {
+		t.Fatal(err)
+	}
+	if got := rcv.next(t); got.Msg["id"] != "1" {
+		t.Fatalf("after enabling got %s", got.Body)
+	}
+	if err := st.SetWebhookState(ctx, h.ID, store.WebhookState{Status: store.WebhookDisabled, Reason: "disabled by a key"}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, st, team("2", "B", "4328"))
+	other.next(t)
+	time.Sleep(50 * time.Millisecond) // a bound only: the disabled webhook must get nothing
+	rcv.none(t)
+}
