@@ -76,6 +76,8 @@ type Options struct {
 	LeaseTTL, LeaseRetry time.Duration
 	// Concurrency bounds the requests in flight at once, over every webhook (32).
 	Concurrency int
+	// RequestTimeout bounds each request, answer included (Timeout).
+	RequestTimeout time.Duration
 	// Observe, if set, is told each attempt.
 	Observe func(Event)
 }
@@ -98,6 +100,7 @@ func New(src Source, o Options) *Deliverer {
 	def(&o.Poll, 250*time.Millisecond)
 	def(&o.LeaseTTL, 30*time.Second)
 	def(&o.LeaseRetry, 5*time.Second)
+	def(&o.RequestTimeout, Timeout)
 	if o.Concurrency <= 0 {
 		o.Concurrency = 32
 	}
@@ -112,7 +115,7 @@ func New(src Source, o Options) *Deliverer {
 		_, _ = rand.Read(b)
 		o.Holder = hex.EncodeToString(b)
 	}
-	return &Deliverer{o: o, src: src, client: o.Guard.Client(), sem: make(chan struct{}, o.Concurrency)}
+	return &Deliverer{o: o, src: src, client: o.Guard.Client(o.RequestTimeout), sem: make(chan struct{}, o.Concurrency)}
 }
 
 // Run delivers until ctx ends: it reads the webhooks every Poll, starts a worker for each
@@ -226,10 +229,10 @@ func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
 			// The definition (URL, filters) may have changed; the state is the worker's
 			// own while it holds the lease.
 			k.w.URL, k.w.Kinds, k.w.League, k.w.Team = w.URL, w.Kinds, w.League, w.Team
-			// An enable through the API while the worker held it (failures forgotten, the
-			// next attempt at once) is taken up.
-			if !k.held || w.NextAttempt.Before(k.w.NextAttempt) {
+			if !k.held {
 				k.w.WebhookState = w.WebhookState
+			} else if k.w.Failures > 0 && w.Failures == 0 {
+				k.reread(ctx)
 			}
 		}
 		if err := k.step(ctx); err != nil {
@@ -240,6 +243,16 @@ func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
 				return
 			}
 		}
+	}
+}
+
+// reread takes up an enable through the API while the worker held the webhook (failures
+// forgotten, the next attempt at once). The manager's copy may predate the worker's own
+// last write, so the store is asked again: it holds that write, or a later one.
+func (k *worker) reread(ctx context.Context) {
+	w, err := k.d.src.Webhook(ctx, k.w.ID)
+	if err == nil && w.Status == store.WebhookActive && w.Failures == 0 {
+		k.w.WebhookState = w.WebhookState
 	}
 }
 
@@ -379,15 +392,14 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
+	if err := k.stillActive(ctx); err != nil {
+		return Event{}, err
+	}
 	status, failure := k.post(ctx, p.c.Cursor, body)
 	if ctx.Err() != nil {
 		return Event{}, ctx.Err()
 	}
-	// Disabled or deleted meanwhile (the API): stop without writing the state back over it.
-	if cur, err := k.d.src.Webhook(ctx, k.w.ID); err != nil || cur.Status != store.WebhookActive {
-		if err == nil || errors.Is(err, store.ErrNotFound) {
-			err = errStop
-		}
+	if err := k.stillActive(ctx); err != nil {
 		return Event{}, err
 	}
 	now := k.d.o.Clock.Now()
@@ -415,6 +427,21 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 	return ev, nil
 }
 
+// stillActive is errStop when the webhook was disabled or deleted meanwhile (through the
+// API): the worker stops without sending, or without writing its state back over it.
+func (k *worker) stillActive(ctx context.Context) error {
+	cur, err := k.d.src.Webhook(ctx, k.w.ID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errStop
+	case err != nil:
+		return err
+	case cur.Status != store.WebhookActive:
+		return errStop
+	}
+	return nil
+}
+
 // post sends one signed request and returns the status and, unless it was a 2xx, what
 // failed, in words a user can act on (never the secret).
 func (k *worker) post(ctx context.Context, cursor int64, body []byte) (status int, failure string) {
@@ -430,7 +457,7 @@ func (k *worker) post(ctx context.Context, cursor int64, body []byte) (status in
 	if err != nil {
 		return 0, err.Error()
 	}
-	rctx, cancel := context.WithTimeout(ctx, Timeout)
+	rctx, cancel := context.WithTimeout(ctx, k.d.o.RequestTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodPost, k.w.URL, bytes.NewReader(body))
 	if err != nil {
@@ -443,7 +470,7 @@ func (k *worker) post(ctx context.Context, cursor int64, body []byte) (status in
 	req.Header.Set("webhook-signature", sig)
 	resp, err := k.d.client.Do(req)
 	if err != nil {
-		return 0, describe(err)
+		return 0, describe(err, k.d.o.RequestTimeout)
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
@@ -458,17 +485,17 @@ func (k *worker) post(ctx context.Context, cursor int64, body []byte) (status in
 
 // describe says why a request got no answer, without the URL (its query may hold a
 // token of the receiver's).
-func describe(err error) string {
+func describe(err error, timeout time.Duration) string {
 	var oe *net.OpError
 	switch {
 	case errors.Is(err, errNotPublic) && errors.As(err, &oe):
 		return "refused: " + oe.Err.Error() + " (--webhook-allow-private allows it)"
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", Timeout)
+		return fmt.Sprintf("no answer within %s", timeout)
 	}
 	var te interface{ Timeout() bool }
 	if errors.As(err, &te) && te.Timeout() {
-		return fmt.Sprintf("no answer within %s", Timeout)
+		return fmt.Sprintf("no answer within %s", timeout)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

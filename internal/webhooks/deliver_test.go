@@ -289,3 +289,25 @@ func TestEnableRetriesAtOnceAndDisableStops(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // a bound only: the disabled webhook must get nothing
 	rcv.none(t)
 }
+
+// A receiver that does not answer within the request timeout is a failure, retried later.
+func TestSlowReceiverTimesOut(t *testing.T) {
+	st := openStore(t)
+	release := make(chan struct{})
+	slow := newReceiver(t)
+	t.Cleanup(func() { close(release) })
+	slow.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	h := register(t, st, slow.URL, Definition{})
+	o := testOptions(clock.System{}, true)
+	o.RequestTimeout = 50 * time.Millisecond
+	d := start(t, st, o)
+	write(t, st, team("1", "A", "4328"))
+	if e := d.next(t); e.Webhook != h.ID || e.Status != 0 || e.Err != "no answer within 50ms" {
+		t.Fatalf("attempt %+v", e)
+	}
+}

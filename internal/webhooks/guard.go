@@ -112,8 +112,8 @@ func (g Guard) CheckURL(ctx context.Context, raw string) error {
 // is checked after resolving, as the dialer is about to connect to it (so a name that
 // resolved to a public address at registration and to a private one now is refused), no
 // proxy from the environment (it would connect for us, unchecked), no redirect followed,
-// and every request bounded by Timeout.
-func (g Guard) Client() *http.Client {
+// and every request bounded by timeout.
+func (g Guard) Client(timeout time.Duration) *http.Client {
 	d := &net.Dialer{Timeout: dialTimeout, Resolver: g.Resolver, Control: func(_, address string, _ syscall.RawConn) error {
 		if g.AllowPrivate {
 			return nil
@@ -137,7 +137,7 @@ func (g Guard) Client() *http.Client {
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 	}
-	return &http.Client{Transport: tr, Timeout: Timeout, CheckRedirect: func(*http.Request, []*http.Request) error {
+	return &http.Client{Transport: tr, Timeout: timeout, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
 }
