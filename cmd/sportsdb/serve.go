@@ -92,7 +92,11 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer stopMQTT()
-	defer startWebhooks(c, st, logger)()
+	stopWebhooks, err := startWebhooks(c, st, srv, logger)
+	if err != nil {
+		return err
+	}
+	defer stopWebhooks()
 	inv.keep = true
 	served, scheme := server.Listener(ln), "http"
 	if certs != nil {

@@ -12,6 +12,7 @@ import (
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/config"
+	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 	"sportsdb/internal/webhooks"
 )
@@ -111,18 +112,23 @@ func webhooksRemoveCmd(ctx context.Context, inv *invocation) error {
 
 // startWebhooks starts delivering the change feed to the registered webhooks, in the
 // background; stop ends it, releasing the leases so another replica takes over at once.
-func startWebhooks(c *config.Config, st store.Store, logger *slog.Logger) (stop func()) {
+func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger *slog.Logger) (stop func(), err error) {
 	src, ok := st.(webhooks.Source)
 	if !ok {
-		return func() {}
+		return func() {}, nil
+	}
+	metrics := webhooks.NewMetrics()
+	if err := srv.RegisterCollectors(metrics.Collectors()...); err != nil {
+		return nil, err
 	}
 	// Retries and leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
-	d := webhooks.New(src, webhooks.Options{Guard: webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, Clock: clock.System{}, Log: logger})
+	d := webhooks.New(src, webhooks.Options{Guard: webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, Clock: clock.System{},
+		Log: logger, Metrics: metrics})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		d.Run(ctx)
 	}()
-	return func() { cancel(); <-done }
+	return func() { cancel(); <-done }, nil
 }

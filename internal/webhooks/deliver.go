@@ -80,6 +80,8 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Observe, if set, is told each attempt.
 	Observe func(Event)
+	// Metrics are counted (NewMetrics when nil).
+	Metrics *Metrics
 }
 
 // Deliverer delivers the change feed to every active webhook, one worker per webhook.
@@ -106,6 +108,9 @@ func New(src Source, o Options) *Deliverer {
 	}
 	if o.Clock == nil {
 		o.Clock = clock.System{}
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics()
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
@@ -212,13 +217,7 @@ type worker struct {
 }
 
 func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
-	defer func() {
-		if k.held {
-			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = k.d.src.ReleasePushLease(rctx, pushName(k.w.ID), k.d.o.Holder)
-		}
-	}()
+	defer k.release()
 	for {
 		select {
 		case <-ctx.Done():
@@ -272,29 +271,32 @@ func (k *worker) step(ctx context.Context) error {
 		if err != nil || !ok {
 			return err
 		}
-		// Taken: the state and cursor are read again, as the last holder left them.
+		// Taken (and released when the worker ends): the state and cursor are read
+		// again, as the last holder left them.
+		k.held, k.renewed = true, now
+		k.d.o.Metrics.delivering.Inc()
 		w, err := k.d.src.Webhook(ctx, k.w.ID)
+		if err == nil && w.Status != store.WebhookActive {
+			err = errStop
+		}
+		if err == nil {
+			k.cursor, err = k.d.src.PushCursor(ctx, name)
+		}
 		if err != nil {
+			k.release()
 			return err
 		}
-		if w.Status != store.WebhookActive {
-			return errStop
-		}
-		k.w, k.held, k.renewed = w, true, now
-		if k.cursor, err = k.d.src.PushCursor(ctx, name); err != nil {
-			k.held = false
-			return err
-		}
+		k.w = w
 		if k.cursor == store.NoCursor {
 			k.cursor = w.StartCursor
 		}
 	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL/3 {
 		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
-		if err != nil {
+		if err != nil && now.Sub(k.renewed) < k.d.o.LeaseTTL {
 			return err
 		}
-		if !ok {
-			k.held = false
+		if err != nil || !ok { // not renewed in time, or taken: another may deliver now
+			k.lost()
 			return store.ErrLeaseLost
 		}
 		k.renewed = now
@@ -338,6 +340,7 @@ func (k *worker) deliver(ctx context.Context) error {
 			if ev.Err == "" {
 				err = k.save(ctx, c.Cursor)
 			}
+			k.count(ev)
 			if k.d.o.Observe != nil {
 				k.d.o.Observe(ev)
 			}
@@ -374,10 +377,44 @@ func (k *worker) expired(ctx context.Context) error {
 	return k.save(ctx, latest)
 }
 
+// count counts an attempt in the metrics.
+func (k *worker) count(ev Event) {
+	m := k.d.o.Metrics
+	switch {
+	case ev.Err == "":
+		m.delivered.Inc()
+	case ev.Disabled:
+		m.failed.Inc()
+		m.disabled.Inc()
+	default:
+		m.failed.Inc()
+	}
+}
+
+// release gives the webhook's lease back, if held.
+func (k *worker) release() {
+	if !k.held {
+		return
+	}
+	k.held = false
+	k.d.o.Metrics.delivering.Dec()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = k.d.src.ReleasePushLease(ctx, pushName(k.w.ID), k.d.o.Holder)
+}
+
+// lost notes that another process took the webhook's lease.
+func (k *worker) lost() {
+	if k.held {
+		k.held = false
+		k.d.o.Metrics.delivering.Dec()
+	}
+}
+
 func (k *worker) save(ctx context.Context, cursor int64) error {
 	if err := k.d.src.SavePushCursor(ctx, pushName(k.w.ID), k.d.o.Holder, cursor); err != nil {
 		if errors.Is(err, store.ErrLeaseLost) {
-			k.held = false
+			k.lost()
 		}
 		return err
 	}

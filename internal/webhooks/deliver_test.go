@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -72,7 +74,9 @@ func TestRetriesForADayThenDisablesAndResumes(t *testing.T) {
 	rcv := newReceiver(t)
 	rcv.status.Store(http.StatusServiceUnavailable)
 	h := register(t, st, rcv.URL, Definition{})
-	d := start(t, st, testOptions(clk, true))
+	o := testOptions(clk, true)
+	o.Metrics = NewMetrics()
+	d := start(t, st, o)
 	first := write(t, st, team("1", "A", "4328"))
 	write(t, st, team("2", "B", "4328"))
 	id := rcv.next(t).Header.Get("webhook-id")
@@ -108,6 +112,12 @@ func TestRetriesForADayThenDisablesAndResumes(t *testing.T) {
 			t.Fatalf("still active after %s", elapsed)
 		}
 	}
+	if n := metricValue(t, o.Metrics, "sportsdb_webhook_disabled_total"); n != 1 {
+		t.Errorf("sportsdb_webhook_disabled_total %v, want 1", n)
+	}
+	if n := metricValue(t, o.Metrics, "sportsdb_webhook_failures_total"); n < 20 {
+		t.Errorf("sportsdb_webhook_failures_total %v", n)
+	}
 	w, _ = st.Webhook(context.Background(), h.ID)
 	if w.Status != store.WebhookDisabled || !strings.Contains(w.Reason, "HTTP 503") || !strings.Contains(w.Reason, "24h") {
 		t.Fatalf("disabled state %+v", w.WebhookState)
@@ -125,6 +135,35 @@ func TestRetriesForADayThenDisablesAndResumes(t *testing.T) {
 			t.Fatalf("after enabling got %s, want team %s", got.Body, want)
 		}
 	}
+	for e := d.next(t); e.Cursor < write(t, st); e = d.next(t) {
+	}
+	if n := metricValue(t, o.Metrics, "sportsdb_webhook_delivered_total"); n != 3 {
+		t.Errorf("sportsdb_webhook_delivered_total %v, want 3", n)
+	}
+	if n := metricValue(t, o.Metrics, "sportsdb_webhooks_delivering"); n != 1 {
+		t.Errorf("sportsdb_webhooks_delivering %v, want 1", n)
+	}
+}
+
+// metricValue is the value of one of the deliverer's metrics.
+func metricValue(t *testing.T, m *Metrics, name string) float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(m.Collectors()...)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			if c := mf.Metric[0].GetCounter(); c != nil {
+				return c.GetValue()
+			}
+			return mf.Metric[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }
 
 // A receiver down for an hour gets everything in order once back; a receiver that never
