@@ -52,6 +52,9 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 		if k.Role != store.Admin && locked(out) {
 			return errLockField
 		}
+		if out, err = onWrite(r.Context(), tx, out); err != nil {
+			return err
+		}
 		return tx.Replace(r.Context(), out)
 	})
 	if err != nil {
