@@ -19,10 +19,16 @@ const (
 )
 
 // onWrite is what the server keeps besides a record written: it runs once per record, inside
-// the write's transaction, before the record is stored, and answers the record to store, its
-// derived fields filled (derive).
-func onWrite(ctx context.Context, tx store.Tx, r record.Record) (record.Record, error) {
-	return derive(ctx, tx, r)
+// the write's transaction, before the record is stored, and answers the record to store: its
+// derived fields filled (derive), and for an event its live score entry kept
+// (keepLiveScore). progress is an event's strProgress, which the event itself does not keep:
+// "" leaves the entry's.
+func onWrite(ctx context.Context, tx store.Tx, now time.Time, r record.Record, progress string) (record.Record, error) {
+	r, err := derive(ctx, tx, r)
+	if err != nil || r.Kind != record.Event {
+		return r, err
+	}
+	return r, keepLiveScore(ctx, tx, now, r, progress)
 }
 
 // from is a derivation from the record an id field names: each pair of fields, the
