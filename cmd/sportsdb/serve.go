@@ -92,6 +92,7 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer stopMQTT()
+	defer app.SweepLiveScores(st, c.Clock(), logger)()
 	inv.keep = true
 	served, scheme := server.Listener(ln), "http"
 	if certs != nil {

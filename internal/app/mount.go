@@ -30,7 +30,7 @@ import (
 // already loaded stay. The records API writes through deps.Store itself: it reads what
 // it writes, in its own transactions, and nothing of it is cached.
 func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
-	writes := records.New(deps.Store)
+	writes := records.New(deps.Store, deps.Clock)
 	tracked := respcache.Tracking(deps.Store)
 	var feed store.Feed
 	if f, ok := deps.Store.(store.Feed); ok {

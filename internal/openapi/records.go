@@ -16,6 +16,15 @@ func recordsPaths(paths *obj) {
 	paths.set("/api/v2/json/{key}/records/{kind}/{id}", recordsItem(false))
 }
 
+// derivedDesc is what a PUT or PATCH fills besides what it sends (docs/CONTRACT.md section 13).
+const derivedDesc = "Fields left empty that can be derived are filled, never those the writer set: an event's " +
+	"league, sport and team names and badges from the records `idLeague`, `idHomeTeam` and `idAwayTeam` name, " +
+	"`strTimestamp` (`2026-10-10T19:45:00`) from `dateEvent` and `strTime` and back, `strEvent` (`Home vs Away`), " +
+	"`strEventAlternate` (`Away @ Home`) and `strFilename` (`League YYYY-MM-DD Home vs Away`); a team's league " +
+	"names and sport from `idLeague` to `idLeague7`; a player's team name and sport from `idTeam`. An event may " +
+	"also carry `strProgress` (the minute), which its live score entry keeps: an event with an in-play " +
+	"`strStatus` has one (kind `livescore`, id the event's), kept for 2 hours after the event ends."
+
 func recordsItem(headerKey bool) *obj {
 	item := newObj()
 	for _, m := range []struct{ method, summary, desc string }{
@@ -23,11 +32,12 @@ func recordsItem(headerKey bool) *obj {
 			"Keys with a role, premium and business keys."},
 		{"put", "Create or replace one record", "The body is the whole record: fields of the kind (v1 names), strings or null; " +
 			"an id field, if sent, equals the path's. Creates (201) or replaces (200); answers the stored record with its new ETag. " +
-			"`If-None-Match: *` creates only. Editor and admin keys."},
+			"`If-None-Match: *` creates only. " + derivedDesc + " Editor and admin keys."},
 		{"patch", "Change fields of one record", "A JSON merge patch (RFC 7396) of the stored record: a string sets a field, " +
-			"null clears it, a field not named stays. 404 when there is no record. Editor and admin keys."},
+			"null clears it, a field not named stays. 404 when there is no record. " + derivedDesc + " Editor and admin keys."},
 		{"delete", "Delete one record", "The record is gone from every answer and the change feed has a `delete`. " +
-			"Nothing is cascaded (an event's lineup stays until deleted itself). Editor and admin keys."},
+			"Nothing is cascaded (an event's lineup stays until deleted itself), but the live score entry the server kept " +
+			"of an event goes with it. Editor and admin keys."},
 	} {
 		item.set(m.method, recordsOp(m.method, m.summary, m.desc, headerKey))
 	}

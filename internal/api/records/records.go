@@ -15,6 +15,7 @@ import (
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
+	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -42,11 +43,13 @@ var (
 // API answers the records paths from a store it writes through.
 type API struct {
 	store store.Records
+	clock clock.Clock
 }
 
 // New returns the records API over st, which must not be a store that tracks reads for the
-// response cache: the API reads what it writes, inside its own transactions.
-func New(st store.Records) *API { return &API{store: st} }
+// response cache: the API reads what it writes, inside its own transactions. clk is the data
+// clock: the time a live score entry was updated.
+func New(st store.Records, clk clock.Clock) *API { return &API{store: st, clock: clk} }
 
 // Match reads /api/v2/json/records/{kind}/{id} (key in X-API-KEY) and
 // /api/v2/json/{key}/records/{kind}/{id}. A kind no record has is a path of the API's form

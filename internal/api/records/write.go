@@ -24,6 +24,7 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 	if err != nil {
 		return err
 	}
+	members, progress := takeProgress(kind, members)
 	sent, problems := build(kind, id, members)
 	if len(problems) > 0 {
 		return respond.InvalidRecord(problems)
@@ -52,6 +53,9 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 		if k.Role != store.Admin && locked(out) {
 			return errLockField
 		}
+		if out, err = onWrite(r.Context(), tx, a.clock.Now(), out, progress); err != nil {
+			return err
+		}
 		return tx.Replace(r.Context(), out)
 	})
 	if err != nil {
@@ -79,6 +83,9 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 			return respond.ErrNotFound
 		}
 		if err := check(w, r, k, cur, exists); err != nil {
+			return err
+		}
+		if err := onDelete(r.Context(), tx, kind, id); err != nil {
 			return err
 		}
 		return tx.(store.HoldTx).Delete(r.Context(), kind, id)

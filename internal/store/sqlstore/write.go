@@ -253,6 +253,18 @@ func (t *Tx) Hold(ctx context.Context, k *record.Kind, id string) (record.Record
 	return record.FromDoc(k, doc), nil
 }
 
+// Read returns a record as the transaction sees it, without holding it (store.ReadTx).
+func (t *Tx) Read(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
+	if k == nil {
+		return record.Record{}, fmt.Errorf("%s: read: %w: no kind", t.c.Name, store.ErrBadQuery)
+	}
+	doc, err := t.storedDoc(ctx, k, id)
+	if err != nil {
+		return record.Record{}, fmt.Errorf("%s: read %s %q: %w", t.c.Name, k.Name, id, err)
+	}
+	return record.FromDoc(k, doc), nil
+}
+
 func (t *Tx) hold(ctx context.Context, k *record.Kind, id string) (string, error) {
 	if t.c.Dialect.Hold != "" {
 		if err := t.exec(ctx, t.c.Dialect.Hold, k.Name+"/"+id); err != nil {
