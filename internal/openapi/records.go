@@ -14,6 +14,8 @@ const tagRecords = "records"
 func recordsPaths(paths *obj) {
 	paths.set("/api/v2/json/records/{kind}/{id}", recordsItem(true))
 	paths.set("/api/v2/json/{key}/records/{kind}/{id}", recordsItem(false))
+	paths.set("/api/v2/json/records", batchItem(true))
+	paths.set("/api/v2/json/{key}/records", batchItem(false))
 }
 
 // derivedDesc is what a PUT or PATCH fills besides what it sends (docs/CONTRACT.md section 13).
