@@ -8,12 +8,7 @@ import (
 
 // batchItem is POST /api/v2/json/records: many records and deletes in one write.
 func batchItem(headerKey bool) *obj {
-	var params []any
-	prefix := "/api/v2/json/"
-	if !headerKey {
-		params = append(params, keyParam(false))
-		prefix = "/api/v2/json/{key}/"
-	}
+	params, prefix := keyPrefix(headerKey)
 	op := newObj("tags", []string{tagRecords}, "summary", "Write many records in one transaction",
 		"operationId", "post_"+operationID(prefix+"records"),
 		"description", "What `sportsdb import` reads from one file, in one transaction: as `application/x-ndjson`, one record a line "+
@@ -46,11 +41,7 @@ func batchItem(headerKey bool) *obj {
 	op.set("requestBody", newObj("required", true, "content", newObj(
 		"application/x-ndjson", newObj("schema", body),
 		"application/json", newObj("schema", newObj("description", "A TheSportsDB response body, an array of records or one record.")))))
-	if headerKey {
-		op.set("security", []any{newObj("ApiKeyHeader", []string{})})
-	} else {
-		op.set("security", []any{})
-	}
+	setSecurity(op, headerKey)
 	return newObj("post", op)
 }
 
@@ -62,4 +53,33 @@ func batchSchemas(schemas *obj) {
 	schemas.set("InvalidBatch", newObj("type", "object", "required", []string{"Message", "errors"}, "additionalProperties", false,
 		"properties", newObj("Message", newObj("type", "string", "description", "`Invalid record (line 3)`, or `Nothing to write`."),
 			"errors", newObj("type", "array", "minItems", 1, "items", problem))))
+}
+
+// historyItem is GET .../records/{kind}/{id}/history: a record's changes, newest first.
+func historyItem(headerKey bool) *obj {
+	params, prefix := keyPrefix(headerKey)
+	params = append(params, kindParam(), idParam())
+	op := newObj("tags", []string{tagRecords}, "summary", "A record's history",
+		"operationId", "get_"+operationID(prefix+"records/{kind}/{id}/history"),
+		"description", "The record's changes the change feed still keeps (`--change-retention`), newest first, each with its cursor, "+
+			"operation, time, writer (`by`: a key's label or the start of its hash, never a key; `import`, `mirror`) and the record "+
+			"as the change left it. Changes written through the records API keep the record; those of imports, the mirror and "+
+			"`gen` do not: the newest change shows the stored record, an older one null, as a delete does. "+
+			"Keys with a role, premium and business keys. 404 when there is neither a record nor a kept change.",
+		"x-route", records.Route, "x-caps", newObj("free", 1, "premium", 1, "business", 1), "parameters", params)
+	entry := newObj("type", "object", "required", []string{"cursor", "op", "time", "record"}, "additionalProperties", false,
+		"properties", newObj(
+			"cursor", newObj("type", "string", "description", "The change's cursor in the change feed."),
+			"op", newObj("type", "string", "enum", []string{"upsert", "delete"}),
+			"time", newObj("type", "string", "description", "UTC, `YYYY-MM-DD HH:MM:SS`."),
+			"by", newObj("type", "string", "description", "Who wrote it; absent when the writer named none."),
+			"record", newObj("type", []string{"object", "null"}, "additionalProperties", newObj("type", []string{"string", "null"}),
+				"description", "Every field of the kind in wire order, as the change left the record; null for a delete or where not kept.")))
+	answer := newObj("type", "object", "required", []string{"history"}, "additionalProperties", false,
+		"properties", newObj("history", newObj("type", "array", "items", entry)))
+	responses := newObj("200", newObj("description", "The history.", "content", newObj("application/json", newObj("schema", answer))))
+	errorResponses(responses)
+	op.set("responses", responses)
+	setSecurity(op, headerKey)
+	return newObj("get", op)
 }

@@ -57,6 +57,7 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, k store.Key) error {
 	var n batchCounts
 	err = a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
+		store.KeepDocs(tx)
 		n = batchCounts{} // should the store run fn again
 		_, err := ingest.ReadBody(r.Context(), tx, bytes.NewReader(body), ndjson, ingest.Handlers{
 			Upsert: func(ctx context.Context, tx store.Tx, rec record.Record) error {

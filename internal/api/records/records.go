@@ -26,8 +26,9 @@ const Route = "v2/records"
 // The methods of a records path and the request headers a browser may send with them.
 const (
 	Methods = "GET, HEAD, PUT, PATCH, DELETE"
-	// BatchMethods are those of /api/v2/json/records.
-	BatchMethods = "POST"
+	// BatchMethods are those of /api/v2/json/records, HistoryMethods those of a history.
+	BatchMethods   = "POST"
+	HistoryMethods = "GET, HEAD"
 	// PreflightMethods are what a preflight of any records path allows: one answer for the
 	// whole prefix, so that a browser's cached preflight stays right.
 	PreflightMethods = "GET, PUT, PATCH, DELETE, POST"
@@ -54,9 +55,10 @@ type API struct {
 func New(st store.Records, clk clock.Clock) *API { return &API{store: st, clock: clk} }
 
 // Match reads /api/v2/json/records/{kind}/{id} (key in X-API-KEY) and
-// /api/v2/json/{key}/records/{kind}/{id}, and the batches at /api/v2/json/records (Args
-// empty). A kind no record has is a path of the API's form that names no endpoint: answered
-// 404 once its key is checked.
+// /api/v2/json/{key}/records/{kind}/{id}, the batches at /api/v2/json/records (Args empty)
+// and the histories at .../records/{kind}/{id}/history (Args kind, id, "history"). A kind
+// no record has is a path of the API's form that names no endpoint: answered 404 once its
+// key is checked.
 func (a *API) Match(version string, segs []string) (api.Target, bool) {
 	if version != "v2" {
 		return api.Target{}, false
@@ -72,6 +74,7 @@ func (a *API) Match(version string, segs []string) (api.Target, bool) {
 	}
 	switch {
 	case len(t.Args) == 0, len(t.Args) == 2:
+	case len(t.Args) == 3 && t.Args[2] == historySeg:
 	default:
 		return api.Target{}, false
 	}
@@ -82,6 +85,8 @@ func (a *API) Match(version string, segs []string) (api.Target, bool) {
 	}
 	return t, true
 }
+
+const historySeg = "history"
 
 // Routes lists the route names Match gives, api.OtherRoute aside.
 func (a *API) Routes() []string { return []string{Route} }
@@ -99,6 +104,8 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, k stor
 	switch {
 	case len(t.Args) == 0:
 		err = a.serveBatch(w, r, k)
+	case len(t.Args) == 3:
+		err = a.serveHistory(w, r, k, t.Args[0], t.Args[1])
 	default:
 		err = a.serveRecord(w, r, k, t.Args[0], t.Args[1])
 	}
@@ -113,6 +120,15 @@ func (a *API) serveBatch(w http.ResponseWriter, r *http.Request, k store.Key) er
 		return respond.ErrMethodNotAllowed
 	}
 	return a.batch(w, r, k)
+}
+
+func (a *API) serveHistory(w http.ResponseWriter, r *http.Request, k store.Key, kindName, id string) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", HistoryMethods)
+		return respond.ErrMethodNotAllowed
+	}
+	kind, _ := record.ByName(kindName)
+	return a.history(w, r, k, kind, id)
 }
 
 func (a *API) serveRecord(w http.ResponseWriter, r *http.Request, k store.Key, kindName, id string) error {
