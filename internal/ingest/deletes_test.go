@@ -82,3 +82,55 @@ func TestImportDeleteLineErrors(t *testing.T) {
 		})
 	}
 }
+
+// readDeletes reads NDJSON through the real reading path with a buffer of bufSize (0: the
+// usual one), fed chunk bytes at a time, and lists the records and deletes in order.
+func readDeletes(body string, bufSize, chunk int) ([]string, error) {
+	sum := newSummary()
+	imp := newImporter(&sum, newProgress(nil, ""))
+	if bufSize > 0 {
+		imp.r.buf = make([]byte, bufSize)
+	}
+	var seen []string
+	imp.h = Handlers{
+		Upsert: func(_ context.Context, _ store.Tx, r record.Record) error {
+			id, _ := r.ID()
+			seen = append(seen, r.Kind.Name+" "+id)
+			return nil
+		},
+		Delete: func(_ context.Context, _ store.Tx, k *record.Kind, id string) error {
+			seen = append(seen, "delete "+k.Name+" "+id)
+			return nil
+		},
+	}
+	err := imp.read(context.Background(), &collectTx{}, "f.ndjson", chunkReader{strings.NewReader(body), chunk}, "")
+	return seen, err
+}
+
+// Delete lines are read where they stand whatever the reads cut them into.
+func TestDeleteLinesAcrossReads(t *testing.T) {
+	body := `{"idTeam":"1","strTeam":"A"}` + "\n" + `{"delete":{"kind":"team","id":"1"}}` + "\r\n\n" +
+		` {"delete" :{"id":"2","kind":"event"}}` + "\n" + `{"idTeam":"3"}` + "\n" + `{"delete":{"kind":"player","id":"4"}}`
+	want := "team 1,delete team 1,delete event 2,team 3,delete player 4"
+	for _, size := range []struct{ buf, chunk int }{{0, 1 << 20}, {3, 3}, {8, 1}, {16, 7}} {
+		seen, err := readDeletes(body, size.buf, size.chunk)
+		if err != nil || strings.Join(seen, ",") != want {
+			t.Errorf("buffer %d, reads of %d: %q %v, want %q", size.buf, size.chunk, seen, err, want)
+		}
+	}
+}
+
+// Whatever the bytes of an NDJSON body, reading them gives records, deletes or an error,
+// never a panic, and the same with reads cut small.
+func FuzzDeleteLines(f *testing.F) {
+	f.Add(`{"idTeam":"1"}` + "\n" + `{"delete":{"kind":"team","id":"1"}}`)
+	f.Add(`{"delete":{"kind":"team","id":"1"},"x":[]}` + "\n{\"del")
+	f.Add(`{ "delete":{"kind":"season","id":"1|2026"}}` + "\n" + `{"delete":null}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		a, errA := readDeletes(body, 0, 1<<20)
+		b, errB := readDeletes(body, 5, 3)
+		if (errA == nil) != (errB == nil) || strings.Join(a, ",") != strings.Join(b, ",") {
+			t.Fatalf("%q: %q %v against reads cut small %q %v", body, a, errA, b, errB)
+		}
+	})
+}
