@@ -99,6 +99,14 @@ func (b *boundRecords) LatestCursor(ctx context.Context) (int64, error) {
 	return 0, nil
 }
 
+// History reads a record's history from the bound store (a store.Store keeps one).
+func (b *boundRecords) History(ctx context.Context, k *record.Kind, id string) ([]store.Version, error) {
+	if h, ok := b.Records.(store.History); ok {
+		return h.History(ctx, k, id)
+	}
+	return nil, nil
+}
+
 // boundClock is the data clock of the mounts of a Prepared, bound with the store.
 type boundClock struct{ clock.Clock }
 

@@ -14,6 +14,10 @@ const tagRecords = "records"
 func recordsPaths(paths *obj) {
 	paths.set("/api/v2/json/records/{kind}/{id}", recordsItem(true))
 	paths.set("/api/v2/json/{key}/records/{kind}/{id}", recordsItem(false))
+	paths.set("/api/v2/json/records", batchItem(true))
+	paths.set("/api/v2/json/{key}/records", batchItem(false))
+	paths.set("/api/v2/json/records/{kind}/{id}/history", historyItem(true))
+	paths.set("/api/v2/json/{key}/records/{kind}/{id}/history", historyItem(false))
 }
 
 // derivedDesc is what a PUT or PATCH fills besides what it sends (docs/CONTRACT.md section 13).
@@ -45,22 +49,8 @@ func recordsItem(headerKey bool) *obj {
 }
 
 func recordsOp(method, summary, desc string, headerKey bool) *obj {
-	var params []any
-	prefix := "/api/v2/json/"
-	if !headerKey {
-		params = append(params, keyParam(false))
-		prefix = "/api/v2/json/{key}/"
-	}
-	kinds := make([]string, len(record.Kinds))
-	for i, k := range record.Kinds {
-		kinds[i] = k.Name
-	}
-	params = append(params,
-		newObj("name", "kind", "in", "path", "required", true, "description", "The record's kind, as the change feed names it.",
-			"schema", newObj("type", "string", "enum", kinds), "example", "team"),
-		newObj("name", "id", "in", "path", "required", true,
-			"description", "The record's id: its key fields' values joined by `|` (a season: `4328|2026-2027`).",
-			"schema", newObj("type", "string"), "example", "133604"))
+	params, prefix := keyPrefix(headerKey)
+	params = append(params, kindParam(), idParam())
 	conditional := method != "get"
 	if conditional {
 		params = append(params, newObj("name", "If-Match", "in", "header", "required", false,
@@ -112,12 +102,43 @@ func recordsOp(method, summary, desc string, headerKey bool) *obj {
 		op.set("requestBody", newObj("required", true, "content", types))
 	}
 	op.set("responses", responses)
+	setSecurity(op, headerKey)
+	return op
+}
+
+// keyPrefix is where a records path's key is: in X-API-KEY (no parameter), or as the
+// segment before records/.
+func keyPrefix(headerKey bool) (params []any, prefix string) {
+	if headerKey {
+		return nil, "/api/v2/json/"
+	}
+	return []any{keyParam(false)}, "/api/v2/json/{key}/"
+}
+
+// setSecurity says how an operation of a records path takes its key.
+func setSecurity(op *obj, headerKey bool) {
 	if headerKey {
 		op.set("security", []any{newObj("ApiKeyHeader", []string{})})
 	} else {
 		op.set("security", []any{})
 	}
-	return op
+}
+
+// idParam is the {id} of a records path.
+func idParam() *obj {
+	return newObj("name", "id", "in", "path", "required", true,
+		"description", "The record's id: its key fields' values joined by `|` (a season: `4328|2026-2027`).",
+		"schema", newObj("type", "string"), "example", "133604")
+}
+
+// kindParam is the {kind} of a records path.
+func kindParam() *obj {
+	kinds := make([]string, len(record.Kinds))
+	for i, k := range record.Kinds {
+		kinds[i] = k.Name
+	}
+	return newObj("name", "kind", "in", "path", "required", true, "description", "The record's kind, as the change feed names it.",
+		"schema", newObj("type", "string", "enum", kinds), "example", "team")
 }
 
 func recordsOpHead(method, summary, desc, prefix string, params []any) *obj {

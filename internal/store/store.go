@@ -237,6 +237,7 @@ type Store interface {
 	Records
 	Keys
 	Feed
+	History
 	// SetFeedOptions sets the retention and clock of the change feed; call it before use.
 	SetFeedOptions(FeedOptions)
 	// Ping says whether the database answers.

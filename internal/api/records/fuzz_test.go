@@ -57,3 +57,29 @@ func escape(s string) string {
 	}
 	return b.String()
 }
+
+// No batch a client sends gets a 5xx or anything but JSON.
+func FuzzBatch(f *testing.F) {
+	for _, seed := range []struct{ body, contentType string }{
+		{`{"idTeam":"1","strTeam":"A"}` + "\n" + `{"delete":{"kind":"team","id":"1"}}`, "application/x-ndjson"},
+		{`{"teams":[{"idTeam":"2","strTeam":"B"}]}`, "application/json"},
+		{`{"delete":{"kind":"season","id":"1|2026"}}`, "application/x-ndjson"},
+		{`{"delete":{"kind":"team","id":"\u0000"}}` + "\n" + `{"delete":{"kind":"team","id":"` + "\xff" + `"}}`, "application/x-ndjson"},
+		{`{"delete":{"kind":"team","id":"1"},"x":1}` + "\n[]\n{}", "application/jsonl"},
+		{`[{"idEvent":"3","idHomeTeam":"007"}]`, "application/json"},
+		{"\xef\xbb\xbf{\"idTeam\":\"4\"}\n{\"delete\"", "application/x-ndjson"},
+	} {
+		f.Add(seed.body, seed.contentType)
+	}
+	e := apitest.New(f, apitest.Options{})
+	admin := e.AddKey(f, store.Business, store.Admin)
+	f.Fuzz(func(t *testing.T, body, contentType string) {
+		r := e.Send(t, "POST", "/api/v2/json/records", strings.NewReader(body), "X-API-KEY", admin, "Content-Type", contentType)
+		if r.Status >= 500 {
+			t.Fatalf("%q: %d %s", body, r.Status, r.Body)
+		}
+		if r.Body[0] != '{' || r.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("%q: %d %s, not JSON", body, r.Status, r.Body)
+		}
+	})
+}

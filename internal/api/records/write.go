@@ -34,6 +34,7 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 	created := false
 	err = a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
+		store.KeepDocs(tx)
 		cur, exists, err := hold(r.Context(), tx, kind, id)
 		if err != nil {
 			return err
@@ -75,6 +76,7 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 	}
 	err := a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
+		store.KeepDocs(tx)
 		cur, exists, err := hold(r.Context(), tx, kind, id)
 		if err != nil {
 			return err
