@@ -57,6 +57,10 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 		if out, err = onWrite(r.Context(), tx, a.clock.Now(), out, progress); err != nil {
 			return err
 		}
+		if exists && etag(out) == etag(cur) {
+			// Nothing changed: no write, no change in the feed, the same ETag.
+			return nil
+		}
 		return tx.Replace(r.Context(), out)
 	})
 	if err != nil {
