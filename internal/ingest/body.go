@@ -9,6 +9,9 @@ import (
 	"sportsdb/internal/record"
 )
 
+// ErrTrailingData is a JSON body with more after its one value: often NDJSON read as JSON.
+var ErrTrailingData = errors.New("more data after the end of the body")
+
 // A body is read in one of three shapes: a response body of the public service (an object
 // whose keys hold arrays of records, null, or a message), a bare array of records, or one
 // record object alone. NDJSON files hold one record object per line.
@@ -61,7 +64,7 @@ func (b *bodyReader) readJSON() error {
 		if err != nil {
 			return err
 		}
-		return fmt.Errorf("invalid JSON at byte %d: more data after the end of the body", b.r.offset())
+		return fmt.Errorf("invalid JSON at byte %d: %w", b.r.offset(), ErrTrailingData)
 	}
 	return nil
 }

@@ -194,7 +194,11 @@ func batchError(err error) error {
 		e.Message = "Nothing to write"
 		return e
 	case fe != nil:
-		return respond.WithCode(http.StatusBadRequest, at("Malformed JSON")+": "+fe.Err.Error(), nil)
+		msg := at("Malformed JSON") + ": " + fe.Err.Error()
+		if errors.Is(err, ingest.ErrTrailingData) {
+			msg += " (one record a line is NDJSON: send it as Content-Type: application/x-ndjson)"
+		}
+		return respond.WithCode(http.StatusBadRequest, msg, nil)
 	}
 	return err
 }

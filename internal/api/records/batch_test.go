@@ -56,6 +56,8 @@ func TestBatchFailsWhole(t *testing.T) {
 		{"no kind", "application/x-ndjson", good + `{"strNothing":"x"}`, 422, ""},
 		{"malformed", "application/x-ndjson", good + `{"idTeam":"9000002",`, 400, ""},
 		{"malformed body", "application/json", `{"teams":[` + strings.TrimSpace(good) + `,]}`, 400, ""},
+		{"NDJSON sent as JSON", "application/json", good + good, 400,
+			`{"Message":"Malformed JSON: invalid JSON at byte 46: more data after the end of the body (one record a line is NDJSON: send it as Content-Type: application\/x-ndjson)"}`},
 		{"a delete of nothing", "application/x-ndjson", good + `{"delete":{"kind":"team","id":"9000009"}}`, 404, `{"Message":"Not found (line 2)"}`},
 		{"a delete of an unknown kind", "application/x-ndjson", good + `{"delete":{"kind":"teams","id":"1"}}`, 422, ""},
 		{"NUL", "application/x-ndjson", good + `{"idTeam":"9000002","strTeam":"a\u0000"}`, 422, ""},
@@ -66,7 +68,7 @@ func TestBatchFailsWhole(t *testing.T) {
 	for _, c := range cases {
 		r := e.send(t, "POST", batchPath, e.editor, c.body, "Content-Type", c.contentType)
 		want(t, c.name, r, c.status, c.answer)
-		if c.status == 400 && !strings.HasPrefix(string(r.Body), `{"Message":"Malformed JSON (`) {
+		if c.status == 400 && !strings.HasPrefix(string(r.Body), `{"Message":"Malformed JSON`) {
 			t.Fatalf("%s: %s", c.name, r.Body)
 		}
 	}
