@@ -87,6 +87,13 @@ func batchUpsert(ctx context.Context, tx store.Tx, k store.Key, now time.Time, r
 	if err != nil {
 		return &ingest.RuleError{Err: err}
 	}
+	// An event's minute goes to its live score entry, as a single write's does.
+	var progress string
+	if rec.Kind == record.Event {
+		if v, ok := rec.TakeExtra("strProgress"); ok {
+			progress = v.S
+		}
+	}
 	cur, exists, err := hold(ctx, tx, rec.Kind, id)
 	if err != nil {
 		return storeFailure{err}
@@ -105,7 +112,7 @@ func batchUpsert(ctx context.Context, tx store.Tx, k store.Key, now time.Time, r
 	if locked(out) && k.Role != store.Admin {
 		return errLockField
 	}
-	out, err = onWrite(ctx, tx, now, out, "")
+	out, err = onWrite(ctx, tx, now, out, progress)
 	var he *respond.HTTPError
 	switch {
 	case errors.As(err, &he):

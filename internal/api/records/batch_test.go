@@ -113,20 +113,25 @@ func TestBatchPreflight(t *testing.T) {
 }
 
 // A batch keeps what a single write keeps besides the record: an event's derived fields
-// (from the teams the same batch wrote before it) and, in play, its live score entry, which
-// a delete line of the event removes.
+// (from the teams the same batch wrote before it) and, in play, its live score entry with the
+// minute the line gave, which a delete line of the event removes.
 func TestBatchDerivesAndScores(t *testing.T) {
 	e := newEnv(t)
 	want(t, "teams and an event", e.send(t, "POST", batchPath, e.editor,
 		`{"idTeam":"9000001","strTeam":"Riverside FC","strSport":"Soccer"}`+"\n"+
 			`{"idTeam":"9000002","strTeam":"Hillside United","strSport":"Soccer"}`+"\n"+
-			`{"idEvent":"9200001","idHomeTeam":"9000001","idAwayTeam":"9000002","dateEvent":"2026-10-10","strTime":"19:45:00","strStatus":"1H","intHomeScore":"1","intAwayScore":"0"}`,
+			`{"idEvent":"9200001","idHomeTeam":"9000001","idAwayTeam":"9000002","dateEvent":"2026-10-10","strTime":"19:45:00","strStatus":"1H","intHomeScore":"1","intAwayScore":"0","strProgress":"23"}`,
 		"Content-Type", "application/x-ndjson"), 200, `{"upserted":3,"deleted":0,"unchanged":0}`)
 	g := e.Get(t, "/api/v2/json/records/event/9200001", "X-API-KEY", e.editor)
 	if !strings.Contains(string(g.Body), `"strEvent":"Riverside FC vs Hillside United"`) {
 		t.Fatalf("derived fields: %s", g.Body)
 	}
-	if r := e.Get(t, "/api/v2/json/records/livescore/9200001", "X-API-KEY", e.editor); r.Status != 200 {
+	if strings.Contains(string(g.Body), "strProgress") {
+		t.Fatalf("the minute was kept in the event, not its live score entry: %s", g.Body)
+	}
+	// The minute goes to the live score entry, as a single write's does.
+	if r := e.Get(t, "/api/v2/json/records/livescore/9200001", "X-API-KEY", e.editor); r.Status != 200 ||
+		!strings.Contains(string(r.Body), `"strProgress":"23"`) {
 		t.Fatalf("live score entry of the in-play event: %d %s", r.Status, r.Body)
 	}
 	want(t, "delete the event", e.send(t, "POST", batchPath, e.editor, `{"delete":{"kind":"event","id":"9200001"}}`,
