@@ -97,6 +97,7 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer stopWebhooks()
+	defer app.SweepLiveScores(st, c.Clock(), logger)()
 	inv.keep = true
 	served, scheme := server.Listener(ln), "http"
 	if certs != nil {

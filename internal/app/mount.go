@@ -30,7 +30,7 @@ import (
 // already loaded stay. The records API writes through deps.Store itself: it reads what
 // it writes, in its own transactions, and nothing of it is cached.
 func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
-	writes := records.New(deps.Store)
+	writes := records.New(deps.Store, deps.Clock)
 	tracked := respcache.Tracking(deps.Store)
 	var feed store.Feed
 	if f, ok := deps.Store.(store.Feed); ok {
@@ -97,6 +97,14 @@ func (b *boundRecords) LatestCursor(ctx context.Context) (int64, error) {
 		return f.LatestCursor(ctx)
 	}
 	return 0, nil
+}
+
+// History reads a record's history from the bound store (a store.Store keeps one).
+func (b *boundRecords) History(ctx context.Context, k *record.Kind, id string) ([]store.Version, error) {
+	if h, ok := b.Records.(store.History); ok {
+		return h.History(ctx, k, id)
+	}
+	return nil, nil
 }
 
 // boundClock is the data clock of the mounts of a Prepared, bound with the store.

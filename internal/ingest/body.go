@@ -9,6 +9,9 @@ import (
 	"sportsdb/internal/record"
 )
 
+// ErrTrailingData is a JSON body with more after its one value: often NDJSON read as JSON.
+var ErrTrailingData = errors.New("more data after the end of the body")
+
 // A body is read in one of three shapes: a response body of the public service (an object
 // whose keys hold arrays of records, null, or a message), a bare array of records, or one
 // record object alone. NDJSON files hold one record object per line.
@@ -21,6 +24,8 @@ type bodyReader struct {
 	r        *reader
 	obj      *objectParser
 	onRecord recordFunc
+	// onDelete receives each delete line of NDJSON (see deletes.go).
+	onDelete func(k *record.Kind, id string, where func() string) error
 	// isRecord says whether a flat object is a record rather than a message body.
 	isRecord func(p *objectParser) bool
 	// messages are the texts a body carried instead of records.
@@ -59,7 +64,7 @@ func (b *bodyReader) readJSON() error {
 		if err != nil {
 			return err
 		}
-		return fmt.Errorf("invalid JSON at byte %d: more data after the end of the body", b.r.offset())
+		return fmt.Errorf("invalid JSON at byte %d: %w", b.r.offset(), ErrTrailingData)
 	}
 	return nil
 }
@@ -242,6 +247,18 @@ func (b *bodyReader) readLines(line int) error {
 		}
 		start := line
 		where := func() string { return fmt.Sprintf("line %d", start) }
+		if done, err := b.readDelete(where); done || err != nil {
+			if err == nil {
+				err = b.endOfLine()
+				if err != nil {
+					err = &FileError{Where: where(), Err: err}
+				}
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		err = b.r.parse(func(s []byte) (int, error) {
 			n, err := b.obj.parse(s)
 			if err == nil {
@@ -262,6 +279,37 @@ func (b *bodyReader) readLines(line int) error {
 			return &FileError{Where: where(), Err: err}
 		}
 	}
+}
+
+// readDelete reads a delete line at the reader's position, if one starts there, and hands
+// it to onDelete; done says it did.
+func (b *bodyReader) readDelete(where func() string) (done bool, err error) {
+	if b.onDelete == nil {
+		return false, nil
+	}
+	isDelete := false
+	if err := b.r.parse(func(s []byte) (int, error) {
+		yes, short := isDeleteStart(s)
+		if short && !b.r.eof {
+			return 0, errShort
+		}
+		isDelete = yes && !short
+		return 0, nil
+	}); err != nil {
+		return false, &FileError{Where: where(), Err: err}
+	}
+	if !isDelete {
+		return false, nil
+	}
+	var k *record.Kind
+	var id string
+	if err := b.r.parse(func(s []byte) (n int, err error) {
+		k, id, n, err = parseDelete(s, b.r.eof)
+		return n, err
+	}); err != nil {
+		return true, &FileError{Where: where(), Err: err}
+	}
+	return true, b.onDelete(k, id, where)
 }
 
 var errTruncatedLine = errors.New("the line is truncated: it ends inside its record, and the next line starts another record")

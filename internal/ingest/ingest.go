@@ -114,15 +114,15 @@ func runImport(ctx context.Context, st store.Records, paths []string, opts Optio
 					return &FileError{Path: f, Err: err}
 				}
 			}
-			before, messages := sum.Records, len(sum.Messages)
+			before, messages := sum.Records+sum.Deleted, len(sum.Messages)
 			if err := imp.file(ctx, tx, f, u); err != nil {
 				return err
 			}
-			if sum.Records == before {
+			if sum.Records+sum.Deleted == before {
 				nothing.Files = append(nothing.Files, FileHeld{Path: f, Empty: imp.blank, Messages: sum.Messages[messages:]})
 			}
 		}
-		if sum.Records == 0 {
+		if sum.Records == 0 && sum.Deleted == 0 {
 			return nothing // rolls back: a run that stores nothing changes nothing
 		}
 		return nil
@@ -205,6 +205,8 @@ type importer struct {
 	chunk int
 	// blank says the last file read held nothing but white space.
 	blank bool
+	// h does what the run does with each record and delete line (see Handlers).
+	h Handlers
 }
 
 func newImporter(sum *Summary, prog *progress) *importer {
@@ -237,7 +239,11 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	src = sniff
 	defer func() { imp.blank = !sniff.seen }()
 	keep := func(r record.Record) error {
-		if err := tx.Upsert(ctx, r); err != nil {
+		if imp.h.Upsert != nil {
+			if err := imp.h.Upsert(ctx, tx, r); err != nil {
+				return err
+			}
+		} else if err := tx.Upsert(ctx, r); err != nil {
 			return fmt.Errorf("store %s: %w", r.Kind.Name, err)
 		}
 		imp.sum.Records++
@@ -247,7 +253,9 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	}
 	onRecord := func(p *objectParser, where func() string) error {
 		r, err := imp.b.build(p)
-		if err == nil {
+		if err != nil {
+			err = ruleError(err)
+		} else {
 			err = keep(r)
 		}
 		if err != nil {
@@ -257,6 +265,17 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	}
 	isRecord := func(p *objectParser) bool { return imp.b.detect(p).kind != nil }
 	br := newBodyReader(imp.r, imp.obj, isRecord, onRecord)
+	br.onDelete = func(k *record.Kind, id string, where func() string) error {
+		del := imp.h.Delete
+		if del == nil {
+			del = storeDelete
+		}
+		if err := del(ctx, tx, k, id); err != nil {
+			return &FileError{Path: name, Where: where(), Err: err}
+		}
+		imp.sum.Deleted++
+		return nil
+	}
 	if isNDJSON(name) {
 		err = imp.readLines(src, fills, br, keep)
 	} else {

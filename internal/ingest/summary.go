@@ -17,6 +17,8 @@ type Summary struct {
 	Exported bool
 	// Records is the number of records read (import) or written (export).
 	Records int
+	// Deleted is the number of delete lines an import carried out.
+	Deleted int
 	// ByKind counts records per kind name.
 	ByKind map[string]int
 	// Files is the number of files read or written.
@@ -54,6 +56,9 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "%s %s", verb, plural(s.Records, "record"))
 	if kinds := s.kindCounts(); kinds != "" {
 		fmt.Fprintf(&b, " (%s)", kinds)
+	}
+	if s.Deleted > 0 {
+		fmt.Fprintf(&b, " and deleted %s", plural(s.Deleted, "record"))
 	}
 	fmt.Fprintf(&b, " %s %s in %.2fs", prep, plural(s.Files, "file"), s.Elapsed.Seconds())
 	if n := len(s.Unknown); n > 0 {

@@ -43,6 +43,8 @@ const (
 	maxTeams       = 200 // teams a name search may give
 	maxEventTeams  = 40  // teams whose events are read
 	maxEvents      = 300 // events read for one name
+	maxPairs       = 10  // pairs of teams whose games are read, for a name without a day
+	maxPairGames   = Max // games read of one such pair, the latest first
 	dateWindowDays = 2
 )
 
@@ -294,22 +296,24 @@ func (m *matcher) days() []store.Cond {
 // latestFirst orders events read without a date: a recording is most often of a recent game.
 var latestFirst = []store.Order{{Field: "strTimestamp", Desc: true}, {Field: "idEvent", Numeric: true, Desc: true}}
 
-// findEvents reads the events of the teams found (both teams when there is no date), the
-// events of the leagues named on the days named, and, when no league is named, the events
-// whose own name the words hold; each once.
+// findEvents reads the events of the teams found (without a day, the games of the pairs of
+// them that fit best: meetings), the events of the leagues named on the days named, and,
+// when no league is named, the events whose own name the words hold; each once.
 func (m *matcher) findEvents() ([]record.Record, error) {
 	var qs [][]store.Cond
+	var out []record.Record
 	days := m.days()
-	if ids := m.bestTeams(); len(ids) > 0 {
+	if ids := m.bestTeams(); len(ids) > 0 && len(days) > 0 {
 		var home, away []store.Cond
 		for _, id := range ids {
 			home = append(home, eq("idHomeTeam", id))
 			away = append(away, eq("idAwayTeam", id))
 		}
-		if len(days) > 0 {
-			qs = append(qs, m.onDays(store.Cond{Or: append(home, away...)})...)
-		} else {
-			qs = append(qs, []store.Cond{{Or: home}, {Or: away}})
+		qs = append(qs, m.onDays(store.Cond{Or: append(home, away...)})...)
+	} else if len(ids) > 0 {
+		var err error
+		if out, err = m.read(nil, m.meetings(ids)...); err != nil {
+			return nil, err
 		}
 	}
 	if len(m.leagues) > 0 && len(days) > 0 {
@@ -323,7 +327,7 @@ func (m *matcher) findEvents() ([]record.Record, error) {
 		}
 		qs = append(qs, append([]store.Cond{{Or: names}}, orNone(days)...))
 	}
-	out, err := m.readEvents(nil, qs...)
+	out, err := m.readEvents(out, qs...)
 	if err != nil || len(out) > 0 || len(m.leagues) == 0 || len(days) > 0 {
 		return out, err
 	}
@@ -391,14 +395,26 @@ func orNone(alts []store.Cond) []store.Cond {
 	return []store.Cond{{Or: alts}}
 }
 
-// readEvents adds to out the events each query selects, each once.
+// readEvents adds to out the events each query selects, at most maxEvents of each, the
+// latest first; each once.
 func (m *matcher) readEvents(out []record.Record, qs ...[]store.Cond) ([]record.Record, error) {
+	var reads []store.Query
+	for _, where := range qs {
+		reads = append(reads, store.Query{Where: where, Limit: maxEvents})
+	}
+	return m.read(out, reads...)
+}
+
+// read adds to out the events each query selects (its Where, and Limit), the latest first;
+// each once.
+func (m *matcher) read(out []record.Record, qs ...store.Query) ([]record.Record, error) {
 	seen := map[string]bool{}
 	for _, rec := range out {
 		seen[rec.Str("idEvent")] = true
 	}
-	for _, where := range qs {
-		recs, err := m.st.Find(m.ctx, store.Query{Kind: record.Event, Where: where, OrderBy: latestFirst, Limit: maxEvents})
+	for _, q := range qs {
+		q.Kind, q.OrderBy = record.Event, latestFirst
+		recs, err := m.st.Find(m.ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("match: events: %w", err)
 		}

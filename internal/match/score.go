@@ -103,8 +103,22 @@ func (m *matcher) aliasesOf(id, name string) [][]string {
 // teamsFit is how well the name's sides fit the event's home and away teams, in the order
 // the separator says (home first; away first after @ or at), or either way a little less.
 func (m *matcher) teamsFit(ev record.Record, c *candidate) float64 {
-	home := m.aliasesOf(ev.Str("idHomeTeam"), ev.Str("strHomeTeam"))
-	away := m.aliasesOf(ev.Str("idAwayTeam"), ev.Str("strAwayTeam"))
+	home := m.sideFits(m.aliasesOf(ev.Str("idHomeTeam"), ev.Str("strHomeTeam")))
+	away := m.sideFits(m.aliasesOf(ev.Str("idAwayTeam"), ev.Str("strAwayTeam")))
+	fit, swapped := m.pairFit(home, away)
+	note := ""
+	if swapped {
+		note = " (sides swapped)"
+	}
+	if fit >= minTeamFit {
+		c.why = append(c.why, fmt.Sprintf("teams %s vs %s%s", ev.Str("strHomeTeam"), ev.Str("strAwayTeam"), note))
+	}
+	return fit
+}
+
+// sideFits are how well the name's home side and away side (as the separator says; the
+// whole name for both without one) fit a team's names.
+func (m *matcher) sideFits(aliases [][]string) [2]float64 {
 	a, b := m.p.words, m.p.words
 	if m.p.sep > 0 {
 		a, b = m.p.words[:m.p.sep], m.p.words[m.p.sep:]
@@ -112,16 +126,18 @@ func (m *matcher) teamsFit(ev record.Record, c *candidate) float64 {
 	if m.p.awayFirst {
 		a, b = b, a
 	}
-	straight := (m.teamFit(a, home) + m.teamFit(b, away)) / 2
-	swapped := (m.teamFit(b, home) + m.teamFit(a, away)) / 2
-	fit, note := straight, ""
-	if m.p.sep > 0 && swapped > straight {
-		fit, note = swapped*0.97, " (sides swapped)"
+	return [2]float64{m.teamFit(a, aliases), m.teamFit(b, aliases)}
+}
+
+// pairFit is how well a game of a home and an away team fits the name's sides, from the
+// teams' sideFits: in the order the separator says, or swapped a little less (swapped).
+func (m *matcher) pairFit(home, away [2]float64) (fit float64, swapped bool) {
+	straight := (home[0] + away[1]) / 2
+	other := (home[1] + away[0]) / 2
+	if m.p.sep > 0 && other > straight {
+		return other * 0.97, true
 	}
-	if fit >= minTeamFit {
-		c.why = append(c.why, fmt.Sprintf("teams %s vs %s%s", ev.Str("strHomeTeam"), ev.Str("strAwayTeam"), note))
-	}
-	return fit
+	return straight, false
 }
 
 // teamFit is how well words fit the best of a team's names: the share of the name's words

@@ -14,7 +14,20 @@ const tagRecords = "records"
 func recordsPaths(paths *obj) {
 	paths.set("/api/v2/json/records/{kind}/{id}", recordsItem(true))
 	paths.set("/api/v2/json/{key}/records/{kind}/{id}", recordsItem(false))
+	paths.set("/api/v2/json/records", batchItem(true))
+	paths.set("/api/v2/json/{key}/records", batchItem(false))
+	paths.set("/api/v2/json/records/{kind}/{id}/history", historyItem(true))
+	paths.set("/api/v2/json/{key}/records/{kind}/{id}/history", historyItem(false))
 }
+
+// derivedDesc is what a PUT or PATCH fills besides what it sends (docs/CONTRACT.md section 13).
+const derivedDesc = "Fields left empty that can be derived are filled, never those the writer set: an event's " +
+	"league, sport and team names and badges from the records `idLeague`, `idHomeTeam` and `idAwayTeam` name, " +
+	"`strTimestamp` (`2026-10-10T19:45:00`) from `dateEvent` and `strTime` and back, `strEvent` (`Home vs Away`), " +
+	"`strEventAlternate` (`Away @ Home`) and `strFilename` (`League YYYY-MM-DD Home vs Away`); a team's league " +
+	"names and sport from `idLeague` to `idLeague7`; a player's team name and sport from `idTeam`. An event may " +
+	"also carry `strProgress` (the minute), which its live score entry keeps: an event with an in-play " +
+	"`strStatus` has one (kind `livescore`, id the event's), kept for 2 hours after the event ends."
 
 func recordsItem(headerKey bool) *obj {
 	item := newObj()
@@ -23,11 +36,12 @@ func recordsItem(headerKey bool) *obj {
 			"Keys with a role, premium and business keys."},
 		{"put", "Create or replace one record", "The body is the whole record: fields of the kind (v1 names), strings or null; " +
 			"an id field, if sent, equals the path's. Creates (201) or replaces (200); answers the stored record with its new ETag. " +
-			"`If-None-Match: *` creates only. Editor and admin keys."},
+			"`If-None-Match: *` creates only. " + derivedDesc + " Editor and admin keys."},
 		{"patch", "Change fields of one record", "A JSON merge patch (RFC 7396) of the stored record: a string sets a field, " +
-			"null clears it, a field not named stays. 404 when there is no record. Editor and admin keys."},
+			"null clears it, a field not named stays. 404 when there is no record. " + derivedDesc + " Editor and admin keys."},
 		{"delete", "Delete one record", "The record is gone from every answer and the change feed has a `delete`. " +
-			"Nothing is cascaded (an event's lineup stays until deleted itself). Editor and admin keys."},
+			"Nothing is cascaded (an event's lineup stays until deleted itself), but the live score entry the server kept " +
+			"of an event goes with it. Editor and admin keys."},
 	} {
 		item.set(m.method, recordsOp(m.method, m.summary, m.desc, headerKey))
 	}
@@ -35,22 +49,8 @@ func recordsItem(headerKey bool) *obj {
 }
 
 func recordsOp(method, summary, desc string, headerKey bool) *obj {
-	var params []any
-	prefix := "/api/v2/json/"
-	if !headerKey {
-		params = append(params, keyParam(false))
-		prefix = "/api/v2/json/{key}/"
-	}
-	kinds := make([]string, len(record.Kinds))
-	for i, k := range record.Kinds {
-		kinds[i] = k.Name
-	}
-	params = append(params,
-		newObj("name", "kind", "in", "path", "required", true, "description", "The record's kind, as the change feed names it.",
-			"schema", newObj("type", "string", "enum", kinds), "example", "team"),
-		newObj("name", "id", "in", "path", "required", true,
-			"description", "The record's id: its key fields' values joined by `|` (a season: `4328|2026-2027`).",
-			"schema", newObj("type", "string"), "example", "133604"))
+	params, prefix := keyPrefix(headerKey)
+	params = append(params, kindParam(), idParam())
 	conditional := method != "get"
 	if conditional {
 		params = append(params, newObj("name", "If-Match", "in", "header", "required", false,
@@ -102,12 +102,43 @@ func recordsOp(method, summary, desc string, headerKey bool) *obj {
 		op.set("requestBody", newObj("required", true, "content", types))
 	}
 	op.set("responses", responses)
+	setSecurity(op, headerKey)
+	return op
+}
+
+// keyPrefix is where a records path's key is: in X-API-KEY (no parameter), or as the
+// segment before records/.
+func keyPrefix(headerKey bool) (params []any, prefix string) {
+	if headerKey {
+		return nil, "/api/v2/json/"
+	}
+	return []any{keyParam(false)}, "/api/v2/json/{key}/"
+}
+
+// setSecurity says how an operation of a records path takes its key.
+func setSecurity(op *obj, headerKey bool) {
 	if headerKey {
 		op.set("security", []any{newObj("ApiKeyHeader", []string{})})
 	} else {
 		op.set("security", []any{})
 	}
-	return op
+}
+
+// idParam is the {id} of a records path.
+func idParam() *obj {
+	return newObj("name", "id", "in", "path", "required", true,
+		"description", "The record's id: its key fields' values joined by `|` (a season: `4328|2026-2027`).",
+		"schema", newObj("type", "string"), "example", "133604")
+}
+
+// kindParam is the {kind} of a records path.
+func kindParam() *obj {
+	kinds := make([]string, len(record.Kinds))
+	for i, k := range record.Kinds {
+		kinds[i] = k.Name
+	}
+	return newObj("name", "kind", "in", "path", "required", true, "description", "The record's kind, as the change feed names it.",
+		"schema", newObj("type", "string", "enum", kinds), "example", "team")
 }
 
 func recordsOpHead(method, summary, desc, prefix string, params []any) *obj {

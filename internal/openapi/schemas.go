@@ -113,6 +113,7 @@ func components(records *obj) *obj {
 		schemas.set(k, records.get(k))
 	}
 	recordSchemas(schemas)
+	batchSchemas(schemas)
 	webhookSchemas(schemas)
 	errBody := func(desc, schema string, headers *obj) *obj {
 		o := newObj("description", desc)

@@ -106,6 +106,19 @@ func (r *Record) SetExtra(name string, v Value) {
 	r.extras = append(r.extras, Extra{Name: name, Value: v})
 }
 
+// TakeExtra removes the extra field name and returns its value; ok is false when the record
+// has no such extra.
+func (r *Record) TakeExtra(name string) (v Value, ok bool) {
+	for i := range r.extras {
+		if r.extras[i].Name == name {
+			v = r.extras[i].Value
+			r.extras = append(r.extras[:i:i], r.extras[i+1:]...)
+			return v, true
+		}
+	}
+	return Null, false
+}
+
 // CheckFields says whether the record has a value, null or not, for every field of its
 // kind. A Record literal has none: records are made with Kind.NewRecord, FromDoc or a decode.
 func (r Record) CheckFields() error {

@@ -79,6 +79,38 @@ type Feed interface {
 	LatestCursor(ctx context.Context) (int64, error)
 }
 
+// DocsTx is a transaction that keeps, with each change it records, the record as the
+// change left it, for History. Both stores' Tx are one. The records API's writes keep them;
+// imports, the mirror and gen do not: a copy of each record they load would make the
+// database half as large again while the feed keeps it.
+type DocsTx interface {
+	KeepDocs()
+}
+
+// KeepDocs makes tx keep the records with its changes, when its store can (DocsTx).
+func KeepDocs(tx Tx) {
+	if d, ok := tx.(DocsTx); ok {
+		d.KeepDocs()
+	}
+}
+
+// Version is one change of a record's history: the change, and the record as it left it
+// (Kept false for a delete, and for a change made before the store kept records with its
+// changes).
+type Version struct {
+	Change
+	Record record.Record
+	Kept   bool
+}
+
+// History reads a record's changes, with the record as each left it, for as long as the
+// feed keeps them (part of Store).
+type History interface {
+	// History returns the kept changes of the record of kind k with that id, newest first;
+	// none is not an error.
+	History(ctx context.Context, k *record.Kind, id string) ([]Version, error)
+}
+
 // FeedOptions say how a store keeps its change feed.
 type FeedOptions struct {
 	// Retention is how long changes are kept (DefaultRetention when 0). Older ones are

@@ -161,6 +161,14 @@ type HoldTx interface {
 	Hold(ctx context.Context, k *record.Kind, id string) (record.Record, error)
 }
 
+// ReadTx reads a record inside Write without holding it: what the transaction's other writes
+// derive from (an event's team and league names) is read as the transaction sees it, its own
+// writes included, without waiting for another writer of it. Both stores' Tx are one.
+type ReadTx interface {
+	// Read returns the record of kind k with that id, or ErrNotFound.
+	Read(ctx context.Context, k *record.Kind, id string) (record.Record, error)
+}
+
 // Tier of an API key.
 type Tier string
 
@@ -229,6 +237,7 @@ type Store interface {
 	Records
 	Keys
 	Feed
+	History
 	// SetFeedOptions sets the retention and clock of the change feed; call it before use.
 	SetFeedOptions(FeedOptions)
 	// Ping says whether the database answers.

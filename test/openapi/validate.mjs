@@ -14,6 +14,7 @@ for (const [name, parse] of [["openapi.json", JSON.parse], ["openapi.yaml", load
   const res = await fetch(`${base}/${name}`);
   if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
   const api = await SwaggerParser.validate(parse(await res.text()));
+  // Every operation: a batch of the records API and a webhook's enable are POST only.
   const ops = Object.values(api.paths).flatMap((p) => ["get", "put", "post", "patch", "delete"].map((m) => p[m]).filter(Boolean));
   console.log(`${name}: valid OpenAPI ${api.openapi}, ${Object.keys(api.paths).length} paths`);
   if (api.openapi !== "3.1.0") fail(`${name}: openapi ${api.openapi}`);

@@ -15,6 +15,7 @@ import (
 
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
+	"sportsdb/internal/clock"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -25,8 +26,11 @@ const Route = "v2/records"
 // The methods of a records path and the request headers a browser may send with them.
 const (
 	Methods = "GET, HEAD, PUT, PATCH, DELETE"
-	// PreflightMethods are what a preflight allows: POST too, for the batches of the same
-	// prefix when they come, so that a browser's cached preflight stays right.
+	// BatchMethods are those of /api/v2/json/records, HistoryMethods those of a history.
+	BatchMethods   = "POST"
+	HistoryMethods = "GET, HEAD"
+	// PreflightMethods are what a preflight of any records path allows: one answer for the
+	// whole prefix, so that a browser's cached preflight stays right.
 	PreflightMethods = "GET, PUT, PATCH, DELETE, POST"
 	PreflightHeaders = "X-API-KEY, Content-Type, If-Match, If-None-Match"
 )
@@ -42,33 +46,47 @@ var (
 // API answers the records paths from a store it writes through.
 type API struct {
 	store store.Records
+	clock clock.Clock
 }
 
 // New returns the records API over st, which must not be a store that tracks reads for the
-// response cache: the API reads what it writes, inside its own transactions.
-func New(st store.Records) *API { return &API{store: st} }
+// response cache: the API reads what it writes, inside its own transactions. clk is the data
+// clock: the time a live score entry was updated.
+func New(st store.Records, clk clock.Clock) *API { return &API{store: st, clock: clk} }
 
 // Match reads /api/v2/json/records/{kind}/{id} (key in X-API-KEY) and
-// /api/v2/json/{key}/records/{kind}/{id}. A kind no record has is a path of the API's form
-// that names no endpoint: answered 404 once its key is checked.
+// /api/v2/json/{key}/records/{kind}/{id}, the batches at /api/v2/json/records (Args empty)
+// and the histories at .../records/{kind}/{id}/history (Args kind, id, "history"). A kind
+// no record has is a path of the API's form that names no endpoint: answered 404 once its
+// key is checked.
 func (a *API) Match(version string, segs []string) (api.Target, bool) {
 	if version != "v2" {
 		return api.Target{}, false
 	}
 	t := api.Target{Route: Route}
 	switch {
-	case len(segs) == 3 && segs[0] == "records":
+	case len(segs) >= 1 && segs[0] == "records":
 		t.HeaderKey, t.Args = true, segs[1:]
-	case len(segs) == 4 && segs[1] == "records":
+	case len(segs) >= 2 && segs[1] == "records":
 		t.Key, t.Args = segs[0], segs[2:]
 	default:
 		return api.Target{}, false
 	}
-	if _, ok := record.ByName(t.Args[0]); !ok {
-		t.Route, t.Row = api.OtherRoute, api.NoRow
+	switch {
+	case len(t.Args) == 0, len(t.Args) == 2:
+	case len(t.Args) == 3 && t.Args[2] == historySeg:
+	default:
+		return api.Target{}, false
+	}
+	if len(t.Args) > 0 {
+		if _, ok := record.ByName(t.Args[0]); !ok {
+			t.Route, t.Row = api.OtherRoute, api.NoRow
+		}
 	}
 	return t, true
 }
+
+const historySeg = "history"
 
 // Routes lists the route names Match gives, api.OtherRoute aside.
 func (a *API) Routes() []string { return []string{Route} }
@@ -82,8 +100,39 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, k stor
 		respond.Error(w, r, respond.ErrNotFound)
 		return
 	}
-	kind, _ := record.ByName(t.Args[0])
-	id := t.Args[1]
+	var err error
+	switch {
+	case len(t.Args) == 0:
+		err = a.serveBatch(w, r, k)
+	case len(t.Args) == 3:
+		err = a.serveHistory(w, r, k, t.Args[0], t.Args[1])
+	default:
+		err = a.serveRecord(w, r, k, t.Args[0], t.Args[1])
+	}
+	if err != nil {
+		respond.Error(w, r, err)
+	}
+}
+
+func (a *API) serveBatch(w http.ResponseWriter, r *http.Request, k store.Key) error {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", BatchMethods)
+		return respond.ErrMethodNotAllowed
+	}
+	return a.batch(w, r, k)
+}
+
+func (a *API) serveHistory(w http.ResponseWriter, r *http.Request, k store.Key, kindName, id string) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", HistoryMethods)
+		return respond.ErrMethodNotAllowed
+	}
+	kind, _ := record.ByName(kindName)
+	return a.history(w, r, k, kind, id)
+}
+
+func (a *API) serveRecord(w http.ResponseWriter, r *http.Request, k store.Key, kindName, id string) error {
+	kind, _ := record.ByName(kindName)
 	var err error
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
@@ -96,9 +145,7 @@ func (a *API) Serve(w http.ResponseWriter, r *http.Request, t api.Target, k stor
 		w.Header().Set("Allow", Methods)
 		err = respond.ErrMethodNotAllowed
 	}
-	if err != nil {
-		respond.Error(w, r, err)
-	}
+	return err
 }
 
 // get answers the stored record with its version; a key without a role reads it as v2

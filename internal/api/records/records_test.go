@@ -142,6 +142,22 @@ func TestPatchDelete(t *testing.T) {
 	}
 	// An id field of null or "" in a patch leaves the id as the path says.
 	want(t, "patch the id away", e.send(t, "PATCH", teamPath, e.editor, `{"idTeam":null}`), 200, string(r.Body))
+	// A write that changes nothing keeps the ETag and adds nothing to the feed.
+	before := e.V2(t, "changes?kinds=team")
+	for _, m := range []string{"PATCH", "PUT"} {
+		body := `{"strCountry":"Wales"}`
+		if m == "PUT" {
+			body = `{"strTeam":"Riverside FC","strCountry":"Wales"}`
+		}
+		again := e.send(t, m, teamPath, e.editor, body)
+		want(t, m+" that changes nothing", again, 200, string(r.Body))
+		if again.Header.Get("ETag") != r.Header.Get("ETag") {
+			t.Errorf("%s that changes nothing: ETag %s, want %s", m, again.Header.Get("ETag"), r.Header.Get("ETag"))
+		}
+	}
+	if after := e.V2(t, "changes?kinds=team"); string(after.Body) != string(before.Body) {
+		t.Errorf("writes that changed nothing added to the feed:\n%s\nwas\n%s", after.Body, before.Body)
+	}
 
 	want(t, "delete", e.send(t, "DELETE", teamPath, e.editor, ""), 204, "")
 	want(t, "get after delete", e.Get(t, teamPath, "X-API-KEY", e.editor), 404, `{"Message":"Not found"}`)

@@ -24,6 +24,7 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 	if err != nil {
 		return err
 	}
+	members, progress := takeProgress(kind, members)
 	sent, problems := build(kind, id, members)
 	if len(problems) > 0 {
 		return respond.InvalidRecord(problems)
@@ -33,6 +34,7 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 	created := false
 	err = a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
+		store.KeepDocs(tx)
 		cur, exists, err := hold(r.Context(), tx, kind, id)
 		if err != nil {
 			return err
@@ -51,6 +53,13 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 		}
 		if k.Role != store.Admin && locked(out) {
 			return errLockField
+		}
+		if out, err = onWrite(r.Context(), tx, a.clock.Now(), out, progress); err != nil {
+			return err
+		}
+		if exists && etag(out) == etag(cur) {
+			// Nothing changed: no write, no change in the feed, the same ETag.
+			return nil
 		}
 		return tx.Replace(r.Context(), out)
 	})
@@ -71,6 +80,7 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 	}
 	err := a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
+		store.KeepDocs(tx)
 		cur, exists, err := hold(r.Context(), tx, kind, id)
 		if err != nil {
 			return err
@@ -79,6 +89,9 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 			return respond.ErrNotFound
 		}
 		if err := check(w, r, k, cur, exists); err != nil {
+			return err
+		}
+		if err := onDelete(r.Context(), tx, kind, id); err != nil {
 			return err
 		}
 		return tx.(store.HoldTx).Delete(r.Context(), kind, id)

@@ -47,6 +47,17 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 	return out, next, nil
 }
 
+// History reads a record's changes with the record as each left it (store.History).
+func (s *Store) History(ctx context.Context, k *record.Kind, id string) ([]store.Version, error) {
+	ctx, cancel := s.Bounded(ctx)
+	defer cancel()
+	out, err := sqlstore.ReadHistory(ctx, querier{s.pool}, sqlstore.Postgres, k, id)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: history: %w", mapErr(err))
+	}
+	return out, nil
+}
+
 // InsertChanges appends changes to the feed and notifies the listeners at the commit. The
 // EXCLUSIVE lock (reads go on) is held to the commit, so writers draw cursors one after the
 // other in commit order: a reader never sees a cursor while a smaller one is still to commit.

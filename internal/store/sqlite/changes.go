@@ -45,6 +45,15 @@ func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, 
 	return out, next, nil
 }
 
+// History reads a record's changes with the record as each left it (store.History).
+func (s *Store) History(ctx context.Context, k *record.Kind, id string) ([]store.Version, error) {
+	out, err := sqlstore.ReadHistory(ctx, sqlstore.Std(s.read), sqlstore.SQLite, k, id)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: history: %w", mapErr(err))
+	}
+	return out, nil
+}
+
 // InsertChanges appends changes to the feed, in their order. The ids of a stretch of changes
 // of one kind and operation without keys go as one JSON array: an import's hundreds of
 // thousands of changes (past the keyed ones, see sqlstore.ChangeSet) then cost a few

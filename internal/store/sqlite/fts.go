@@ -153,14 +153,21 @@ func docsSQL(k *record.Kind) string {
 
 // resolve looks the needles up in the trigram indexes, in the read transaction the query
 // then runs in, and puts their candidates in args. When q has a limit and a needle has
-// more candidates than the scan would read, it returns the plain scan instead, which
-// selects docs.
+// more candidates than the scan would read, or more than the rows q's equalities select
+// (equalityRows), it returns the plain statement instead, which selects docs.
 //
 // rows is about how many rows q's kind has (rowEstimate).
 func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup, rows int64) (string, []any, bool, error) {
 	enough := int64(-1) // no limit
 	if q.Limit > 0 {
 		enough = int64(math.Sqrt(float64(q.Limit) * float64(rows) / scanPerLookup))
+	}
+	eq, err := s.equalityRows(ctx, tx, q)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if eq >= 0 && (enough < 0 || eq < enough) {
+		enough = eq
 	}
 	found := map[*ftsLookup]string{}
 	for _, l := range lookups {
@@ -182,41 +189,140 @@ func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query st
 	return query, args, false, nil
 }
 
-// rowCounts remembers the row estimate of each kind at a data version: the choice between
-// the index and the scan needs only its order of magnitude, and reading it was one
-// statement more (of four or five) per search.
+// rowCounts remembers the statistics of each kind at a data version (kindStats): the
+// choices between the index, the scan and an equality's index need only their order of
+// magnitude, and reading them was one statement more (of four or five) per search.
 type rowCounts struct {
 	mu      sync.Mutex
 	version int64
-	n       map[*record.Kind]int64
+	kinds   map[*record.Kind]kindStats
 }
 
-// rowEstimate is about how many rows k's table has, read in tx when the data changed since
-// the last read. max(seq) reads one b-tree leaf, where count(*) would read the table; rows
-// deleted since only make it larger.
+// kindStats are about how many rows a kind's table has, and, for each column leading one of
+// its indexes, the fewest rows a value of it holds on average by sqlite_stat1 (ANALYZE, run
+// after large writes; none without it).
+type kindStats struct {
+	rows     int64
+	perValue map[string]int64
+}
+
+// rowEstimate is about how many rows k's table has (kindStats).
 func (s *Store) rowEstimate(ctx context.Context, tx *sql.Tx, k *record.Kind) (int64, error) {
+	st, err := s.kindStats(ctx, tx, k)
+	return st.rows, err
+}
+
+// kindStats reads k's statistics in tx when the data changed since the last read. max(seq)
+// reads one b-tree leaf, where count(*) would read the table; rows deleted since only make
+// it larger.
+func (s *Store) kindStats(ctx context.Context, tx *sql.Tx, k *record.Kind) (kindStats, error) {
 	v, err := s.version.get(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("rows of %s: %w", k.Name, err)
+		return kindStats{}, fmt.Errorf("statistics of %s: %w", k.Name, err)
 	}
 	c := &s.rowCounts
 	c.mu.Lock()
-	n, ok := c.n[k]
+	st, ok := c.kinds[k]
 	ok = ok && c.version == v
 	c.mu.Unlock()
 	if ok {
-		return n, nil
+		return st, nil
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+sqlstore.Table(k)).Scan(&n); err != nil {
-		return 0, fmt.Errorf("rows of %s: %w", k.Name, mapErr(err))
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+sqlstore.Table(k)).Scan(&st.rows); err != nil {
+		return kindStats{}, fmt.Errorf("rows of %s: %w", k.Name, mapErr(err))
+	}
+	if st.perValue, err = readRowsPerValue(ctx, tx, k, s.ordered[k]); err != nil {
+		return kindStats{}, fmt.Errorf("statistics of %s: %w", k.Name, mapErr(err))
 	}
 	c.mu.Lock()
-	if c.version != v || c.n == nil {
-		c.version, c.n = v, map[*record.Kind]int64{}
+	if c.version != v || c.kinds == nil {
+		c.version, c.kinds = v, map[*record.Kind]kindStats{}
 	}
-	c.n[k] = n
+	c.kinds[k] = st
 	c.mu.Unlock()
-	return n, nil
+	return st, nil
+}
+
+// A search that also narrows by equalities on an index's leading column (the teams of a
+// few leagues holding "bel") can read that index's rows for those values and test the
+// needle on each, instead of looking the needle up: a frequent trigram ("bel" is in
+// thousands of team names at full scale) is a long list of candidates, where a league
+// holds a few dozen teams. So the lookup stops once its candidates outnumber the rows the
+// equalities select, and the plain statement runs, which SQLite reads through that index.
+
+// equalityRows is about how many rows the most selective condition of q made of
+// equalities on one column selects (kindStats.perValue); -1 when no condition is such or
+// there are no statistics.
+func (s *Store) equalityRows(ctx context.Context, tx *sql.Tx, q store.Query) (int64, error) {
+	best := int64(-1)
+	for _, c := range q.Where {
+		col, values, ok := equalityColumn(q.Kind, c)
+		if !ok {
+			continue
+		}
+		st, err := s.kindStats(ctx, tx, q.Kind)
+		if err != nil {
+			return 0, err
+		}
+		if n, ok := st.perValue[col]; ok && (best < 0 || n*values < best) {
+			best = n * values
+		}
+	}
+	return best, nil
+}
+
+// equalityColumn is the column c compares by equality alone, and with how many values.
+func equalityColumn(k *record.Kind, c store.Cond) (string, int64, bool) {
+	alts := c.Or
+	if len(alts) == 0 {
+		alts = []store.Cond{c}
+	}
+	col := ""
+	for _, a := range alts {
+		if len(a.Or) > 0 || a.Op != store.Eq || a.Norm == record.List {
+			return "", 0, false
+		}
+		ix, ok := k.IndexOf(a.Field, a.Norm)
+		if !ok || (col != "" && ix.Column() != col) {
+			return "", 0, false
+		}
+		col = ix.Column()
+	}
+	return col, int64(len(alts)), true
+}
+
+// readRowsPerValue reads kindStats.perValue from sqlite_stat1, whose stat of an index is
+// "rows rows-per-first-column-value ...".
+func readRowsPerValue(ctx context.Context, tx *sql.Tx, k *record.Kind, ixs []tableIndex) (map[string]int64, error) {
+	per := map[string]int64{}
+	var exists int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_stat1'`).Scan(&exists); err != nil || exists == 0 {
+		return per, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?`, k.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var idx, stat sql.NullString
+		if err := rows.Scan(&idx, &stat); err != nil {
+			return nil, err
+		}
+		f := strings.Fields(stat.String)
+		i := slices.IndexFunc(ixs, func(ix tableIndex) bool { return ix.name == idx.String })
+		if len(f) < 2 || i < 0 || len(ixs[i].cols) == 0 {
+			continue
+		}
+		n, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		if col := ixs[i].cols[0]; per[col] == 0 || n < per[col] {
+			per[col] = n
+		}
+	}
+	return per, rows.Err()
 }
 
 // candidates are the rowids the index finds for a needle, at most limit (-1: all), as a

@@ -248,24 +248,13 @@ func TestMigrationFillsTrigramIndex(t *testing.T) {
 func TestFrequentNeedleScans(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
-	err := s.Write(ctx, func(tx store.Tx) error {
-		for i := range 2000 {
-			r := record.Team.NewRecord()
-			r.Set("idTeam", record.Str(strconv.Itoa(i)))
-			name := "Common Club " + strconv.Itoa(i)
-			if i%200 == 7 {
-				name = "Rare Club " + strconv.Itoa(i)
-			}
-			r.Set("strTeam", record.Str(name))
-			if err := tx.Upsert(ctx, r); err != nil {
-				return err
-			}
+	writeTeams(t, s, 2000, func(i int, r record.Record) {
+		name := "Common Club " + strconv.Itoa(i)
+		if i%200 == 7 {
+			name = "Rare Club " + strconv.Itoa(i)
 		}
-		return nil
+		r.Set("strTeam", record.Str(name))
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	search := func(needle string, limit int) store.Query {
 		return store.Query{Kind: record.Team, Limit: limit, OrderBy: []store.Order{{Field: "strTeam", Norm: record.Name}},
 			Where: []store.Cond{{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: needle}}}
@@ -292,6 +281,82 @@ func TestFrequentNeedleScans(t *testing.T) {
 		if want := findIDs(t, s, sqlstore.SQLite, c.q); !slices.Equal(got, want) || len(got) == 0 {
 			t.Errorf("%q limit %d: got %v, want %v", c.q.Where[0].Value, c.q.Limit, got, want)
 		}
+	}
+}
+
+// A needle frequent in the table but searched within a few leagues (a typo's three letters
+// among the teams of the leagues a file name names) reads the leagues' teams through their
+// index, testing the needle on each, rather than the needle's candidates; a needle rarer
+// than the leagues' teams still takes the trigram index.
+func TestSearchWithinFewValuesReadsTheirIndex(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	writeTeams(t, s, 2000, func(i int, r record.Record) {
+		r.Set("idLeague", record.Str(strconv.Itoa(i%100)))
+		name := "Other Club " + strconv.Itoa(i)
+		if i%2 == 0 {
+			name = "Belediye Club " + strconv.Itoa(i)
+		}
+		if i == 1001 {
+			name = "Rarest Club"
+		}
+		r.Set("strTeam", record.Str(name))
+	})
+	if _, err := s.write.ExecContext(ctx, `ANALYZE team`); err != nil {
+		t.Fatal(err)
+	}
+	search := func(needle string) store.Query {
+		return store.Query{Kind: record.Team, Limit: 200, Where: []store.Cond{
+			{Or: []store.Cond{{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: needle}}},
+			{Or: []store.Cond{{Field: "idLeague", Op: store.Eq, Value: "2"}, {Field: "idLeague", Op: store.Eq, Value: "1"}}},
+		}}
+	}
+	for _, c := range []struct {
+		needle string
+		lookup bool
+	}{
+		{"bel", false},
+		{"rarest", true},
+	} {
+		q := search(c.needle)
+		query, args := findSQL(t, s, q)
+		if got := strings.Contains(query, "json_each"); got != c.lookup {
+			t.Errorf("%q: trigram lookup %v, want %v", c.needle, got, c.lookup)
+		}
+		if plan := strings.Join(queryPlan(t, s, query, args), "; "); !c.lookup && !strings.Contains(plan, "c_idleague") {
+			t.Errorf("%q: plan %s, want the index of idLeague", c.needle, plan)
+		}
+		recs, err := s.Find(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := recIDs(t, recs)
+		slices.Sort(got)
+		want := findIDs(t, s, sqlstore.SQLite, q)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || (c.needle == "bel" && len(got) != 20) {
+			t.Errorf("%q: got %v, want %v", c.needle, got, want)
+		}
+	}
+}
+
+// writeTeams writes n teams with ids 0 to n-1, each as fill sets it, in one transaction.
+func writeTeams(t *testing.T, s *Store, n int, fill func(i int, r record.Record)) {
+	t.Helper()
+	ctx := context.Background()
+	err := s.Write(ctx, func(tx store.Tx) error {
+		for i := range n {
+			r := record.Team.NewRecord()
+			r.Set("idTeam", record.Str(strconv.Itoa(i)))
+			fill(i, r)
+			if err := tx.Upsert(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

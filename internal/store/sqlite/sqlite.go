@@ -62,7 +62,7 @@ type Store struct {
 	*sqlstore.DB // Get, Scan, Count and the key store
 	read         *sql.DB
 	readConns    int                           // the read pool's size
-	rowCounts    rowCounts                     // the searches' row estimates (fts.go)
+	rowCounts    rowCounts                     // the searches' statistics (fts.go)
 	stmts        stmts                         // Find's prepared statements (stmts.go)
 	ordered      map[*record.Kind][]tableIndex // the tables' indexes, for Find's ordered reads (order.go)
 	write        *sql.DB

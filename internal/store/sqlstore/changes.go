@@ -287,8 +287,22 @@ func DecodeKeys(s string) ([]store.IndexKey, bool, error) {
 
 // BulkChangesSQL appends one upsert per record of a bulk kind's table (see ChangeSet.Bulk),
 // in seq order; the table follows, and the arguments are the kind's name, the op and the time.
-func BulkChangesSQL(d Dialect, k *record.Kind) string {
+// With docs, each change keeps the record's doc (see store.DocsTx).
+func BulkChangesSQL(d Dialect, k *record.Kind, docs bool) string {
+	if docs {
+		return `INSERT INTO changes (kind, id, op, time, writer, doc) SELECT ` + d.Param(1) + `, id, ` + Params(d, 2, 3) + `, doc FROM ` + Table(k) + ` ORDER BY seq`
+	}
 	return `INSERT INTO changes (kind, id, op, time, writer) SELECT ` + d.Param(1) + `, id, ` + Params(d, 2, 3) + ` FROM ` + Table(k) + ` ORDER BY seq`
+}
+
+// ChangeDocsSQL gives the upsert changes of one kind that a transaction appended after the
+// cursor of the first argument the doc their record has at the commit (the kind's name is
+// the second argument): a record's history shows it as each change left it. Changes that
+// already have their doc are those of transactions that committed before this one drew
+// its cursors.
+func ChangeDocsSQL(d Dialect, k *record.Kind) string {
+	return `UPDATE changes SET doc = (SELECT r.doc FROM ` + Table(k) + ` r WHERE r.id = changes.id) WHERE seq > ` + d.Param(1) +
+		` AND kind = ` + d.Param(2) + ` AND op = '` + store.OpUpsert + `' AND doc IS NULL`
 }
 
 // NullIfEmpty is a text column's argument: NULL for "" (a change without keys, or whose
@@ -449,4 +463,38 @@ func (c *ChangeSet) NoteDeletesIn(ctx context.Context, q Querier, k *record.Kind
 	}
 	defer rows.Close()
 	return c.NoteDeletes(k, rows)
+}
+
+// HistorySQL reads one record's changes with their docs, newest first: the kind's name and
+// the id are the arguments.
+func HistorySQL(d Dialect) string {
+	return `SELECT seq, kind, id, op, time, coalesce(keys, ''), coalesce(writer, ''), coalesce(doc, '') FROM changes WHERE kind = ` +
+		d.Param(1) + ` AND id = ` + d.Param(2) + ` ORDER BY seq DESC`
+}
+
+// ReadHistory reads a record's history (see store.History) through q.
+func ReadHistory(ctx context.Context, q Querier, d Dialect, k *record.Kind, id string) ([]store.Version, error) {
+	rows, err := q.Query(ctx, HistorySQL(d), k.Name, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Version
+	for rows.Next() {
+		var seq int64
+		var kind, cid, op, at, keys, by, doc string
+		if err := rows.Scan(&seq, &kind, &cid, &op, &at, &keys, &by, &doc); err != nil {
+			return nil, err
+		}
+		c, err := ScanChange(seq, kind, cid, op, at, keys, by)
+		if err != nil {
+			return nil, err
+		}
+		v := store.Version{Change: c, Kept: doc != ""}
+		if v.Kept {
+			v.Record = record.FromDoc(k, doc)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }

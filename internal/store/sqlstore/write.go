@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -25,6 +26,8 @@ type Tx struct {
 	Written map[*record.Kind]int
 	// by names the writer of the changes (store.ByTx); "" none.
 	by string
+	// keepDocs keeps with each change the record as it left it (store.DocsTx).
+	keepDocs bool
 
 	c TxConfig
 }
@@ -77,6 +80,9 @@ func (t *Tx) End() {
 
 // SetBy names the writer of the transaction's changes (store.ByTx).
 func (t *Tx) SetBy(by string) { t.by = by }
+
+// KeepDocs keeps with each change the record as it left it (store.DocsTx).
+func (t *Tx) KeepDocs() { t.keepDocs = true }
 
 func (t *Tx) mapErr(err error) error { return MapErr(err, t.c.Classify) }
 
@@ -253,6 +259,18 @@ func (t *Tx) Hold(ctx context.Context, k *record.Kind, id string) (record.Record
 	return record.FromDoc(k, doc), nil
 }
 
+// Read returns a record as the transaction sees it, without holding it (store.ReadTx).
+func (t *Tx) Read(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
+	if k == nil {
+		return record.Record{}, fmt.Errorf("%s: read: %w: no kind", t.c.Name, store.ErrBadQuery)
+	}
+	doc, err := t.storedDoc(ctx, k, id)
+	if err != nil {
+		return record.Record{}, fmt.Errorf("%s: read %s %q: %w", t.c.Name, k.Name, id, err)
+	}
+	return record.FromDoc(k, doc), nil
+}
+
 func (t *Tx) hold(ctx context.Context, k *record.Kind, id string) (string, error) {
 	if t.c.Dialect.Hold != "" {
 		if err := t.exec(ctx, t.c.Dialect.Hold, k.Name+"/"+id); err != nil {
@@ -311,16 +329,44 @@ func (t *Tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 	}
 	now := o.Now().UTC()
 	at := now.Format(ChangeTime)
+	var before int64
+	if t.keepDocs {
+		if err := queryRow(ctx, t.c.Q, MaxCursorSQL, nil, &before); err != nil {
+			return fmt.Errorf("record changes: %w", t.mapErr(err))
+		}
+	}
 	if err := t.c.Backend.InsertChanges(ctx, list, at, t.by); err != nil {
 		return fmt.Errorf("record changes: %w", err)
 	}
+	if t.keepDocs {
+		if err := t.changeDocs(ctx, list, before); err != nil {
+			return fmt.Errorf("record changes: %w", err)
+		}
+	}
 	for _, k := range bulk {
-		if err := t.exec(ctx, BulkChangesSQL(t.c.Dialect, k), k.Name, store.OpUpsert, at, NullIfEmpty(t.by)); err != nil {
+		if err := t.exec(ctx, BulkChangesSQL(t.c.Dialect, k, t.keepDocs), k.Name, store.OpUpsert, at, NullIfEmpty(t.by)); err != nil {
 			return fmt.Errorf("record changes of %s: %w", k.Name, err)
 		}
 	}
 	if err := t.prune(ctx, now.Add(-o.Retention).Format(ChangeTime)); err != nil {
 		return fmt.Errorf("prune changes: %w", err)
+	}
+	return nil
+}
+
+// changeDocs keeps with each upsert of list, appended after the cursor before, its record's
+// doc (see ChangeDocsSQL), one statement per kind.
+func (t *Tx) changeDocs(ctx context.Context, list []PendingChange, before int64) error {
+	var kinds []*record.Kind
+	for _, c := range list {
+		if c.Op == store.OpUpsert && !slices.Contains(kinds, c.Kind) {
+			kinds = append(kinds, c.Kind)
+		}
+	}
+	for _, k := range kinds {
+		if err := t.exec(ctx, ChangeDocsSQL(t.c.Dialect, k), before, k.Name); err != nil {
+			return fmt.Errorf("docs of %s: %w", k.Name, err)
+		}
 	}
 	return nil
 }

@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ChangeRetention", testChangeRetention},
 		{"ChangeKeys", testChangeKeys},
 		{"ChangeBy", testChangeBy},
+		{"History", testHistory},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
