@@ -61,6 +61,10 @@ var commands = []*command{
 	{name: "keys add", db: createsDB, run: keysAddCmd, summary: "Create an API key and print it alone on standard output."},
 	{name: "keys list", db: needsDB, run: keysListCmd, summary: "List the API keys (by the start of their hash; keys are stored hashed)."},
 	{name: "keys revoke", args: "KEY", minArgs: 1, maxArgs: 1, db: needsDB, run: keysRevokeCmd, summary: "Revoke an API key."},
+	{name: "webhooks add", args: "URL", minArgs: 1, maxArgs: 1, db: needsDB, run: webhooksAddCmd,
+		summary: "Register a webhook and print its id and signing secret (shown once) (docs/WEBHOOKS.md)."},
+	{name: "webhooks list", db: needsDB, run: webhooksListCmd, summary: "List the webhooks: status, why deliveries fail, the next attempt."},
+	{name: "webhooks remove", args: "ID", minArgs: 1, maxArgs: 1, db: needsDB, run: webhooksRemoveCmd, summary: "Remove a webhook."},
 	{name: "migrate", db: createsDB, run: migrateCmd, summary: "Create or bring up to date the database's tables."},
 	{name: "mirror", db: createsDB, run: mirrorCmd,
 		summary: "Copy an upstream TheSportsDB-compatible API into the database, within a request budget; resumable (docs/MIRROR.md)."},
@@ -90,8 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if args[0] == "--version" || args[0] == "-version" {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	if args[0] == "keys" && len(args) > 1 && isHelp(args[1]) {
-		writeKeysHelp(stdout)
+	if (args[0] == "keys" || args[0] == "webhooks") && len(args) > 1 && isHelp(args[1]) {
+		writeGroupHelp(stdout, args[0])
 		return nil
 	}
 	cmd, rest, err := findCommand(args)
@@ -116,11 +120,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // findCommand finds the command the first arguments name ("keys add" takes two).
 func findCommand(args []string) (*command, []string, error) {
 	name, rest := args[0], args[1:]
-	if name == "keys" {
+	if sub, ok := groups[name]; ok {
 		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
-			return nil, nil, errors.New("keys: want add, list or revoke")
+			subs := strings.Split(sub, "|")
+			return nil, nil, fmt.Errorf("%s: want %s or %s", name, strings.Join(subs[:len(subs)-1], ", "), subs[len(subs)-1])
 		}
-		name, rest = "keys "+rest[0], rest[1:]
+		name, rest = name+" "+rest[0], rest[1:]
 	}
 	for _, c := range commands {
 		if c.name == name {
@@ -160,17 +165,21 @@ func isHelp(arg string) bool {
 	return arg == "-h" || arg == "-help" || arg == "--help"
 }
 
-// writeKeysHelp lists the keys subcommands.
-func writeKeysHelp(w io.Writer) {
-	fmt.Fprint(w, "Usage: sportsdb keys add|list|revoke\n\n")
+// groups are the commands that take a subcommand, and their subcommands.
+var groups = map[string]string{"keys": "add|list|revoke", "webhooks": "add|list|remove"}
+
+// writeGroupHelp lists the subcommands of keys or webhooks.
+func writeGroupHelp(w io.Writer, group string) {
+	fmt.Fprintf(w, "Usage: sportsdb %s %s\n\n", group, groups[group])
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range commands {
-		if strings.HasPrefix(c.name, "keys ") {
+		if strings.HasPrefix(c.name, group+" ") {
 			fmt.Fprintf(tw, "  %s %s\t%s\n", c.name, c.args, c.summary)
 		}
 	}
 	tw.Flush()
-	fmt.Fprint(w, "\nRun \"sportsdb keys add -h\" (list, revoke) for a subcommand's flags.\n")
+	subs := strings.Split(groups[group], "|")
+	fmt.Fprintf(w, "\nRun \"sportsdb %s %s -h\" (%s) for a subcommand's flags.\n", group, subs[0], strings.Join(subs[1:], ", "))
 }
 
 // writeHelp is a command's -h: what it does, its arguments and its own flags.

@@ -92,6 +92,11 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer stopMQTT()
+	stopWebhooks, err := startWebhooks(c, st, srv, logger)
+	if err != nil {
+		return err
+	}
+	defer stopWebhooks()
 	defer app.SweepLiveScores(st, c.Clock(), logger)()
 	inv.keep = true
 	served, scheme := server.Listener(ln), "http"

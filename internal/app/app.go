@@ -15,6 +15,7 @@ import (
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/nameindex"
+	"sportsdb/internal/webhooks"
 )
 
 // Prepared is a configuration checked against what only the APIs know (the endpoint names
@@ -26,6 +27,7 @@ type Prepared struct {
 	// records and clock are what the mounts read, bound by Server.
 	records *boundRecords
 	clock   *boundClock
+	hooks   *webhooks.API
 	built   bool
 }
 
@@ -39,6 +41,8 @@ func Prepare(cfg *config.Config) (*Prepared, error) {
 	// The APIs register their default caps when built, here, once: over the store and the
 	// clock that Server binds.
 	p.mounts = Mounts(api.Deps{Store: p.records, Clock: p.clock, Caps: p.caps, Lenient: cfg.Compat == "lenient"})
+	p.hooks = webhooks.NewAPI(webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, p.clock)
+	p.mounts.Writes = writesChain{p.mounts.Writes, p.hooks}
 	if cfg.Caps != "" {
 		if err := p.caps.LoadFile(cfg.Caps); err != nil {
 			return nil, err
@@ -77,6 +81,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 	// starts now, and /readyz waits for it.
 	st := nameindex.Wrap(d.Store, nameindex.Options{Warm: true})
 	p.records.Records, p.clock.Clock = st, d.Clock
+	p.hooks.Bind(d.Store)
 	diskBytes := c.CacheDiskMB << 20
 	if c.CacheDiskMB == 0 {
 		diskBytes = -1 // server.Config: negative means no files

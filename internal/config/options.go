@@ -19,6 +19,7 @@ import (
 	"sportsdb/internal/api/caps"
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/backend"
 	"sportsdb/internal/tierlimit"
@@ -87,6 +88,15 @@ type Config struct {
 	MQTT       string
 	MQTTPrefix string
 	MQTTTeams  []string
+	// WebhookAllowPrivate lets webhooks be sent to loopback, private and link-local
+	// addresses (tests, receivers on the same network).
+	WebhookAllowPrivate bool
+	// WebhookKinds, WebhookLeague, WebhookTeam and WebhookOwner are what webhooks add
+	// registers: the filters, and the key (a secret) the webhook belongs to.
+	WebhookKinds  []string
+	WebhookLeague string
+	WebhookTeam   string
+	WebhookOwner  string
 }
 
 // Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
@@ -118,7 +128,7 @@ func (o *Option) Bool() bool { return o.Arg == "" && o.Name != "" }
 
 // The commands that take an option.
 var (
-	dbCommands = []string{"serve", "import", "export", "gen", "delete", "keys add", "keys list", "keys revoke", "migrate", "mirror"}
+	dbCommands = []string{"serve", "import", "export", "gen", "delete", "keys add", "keys list", "keys revoke", "migrate", "mirror", "webhooks add", "webhooks list", "webhooks remove"}
 	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke", "mirror"}
 	serveOnly  = []string{"serve"}
 	mirrorOnly = []string{"mirror"}
@@ -180,6 +190,16 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.MQTTPrefix = v; return mqttPrefix(v) }},
 	{Name: "mqtt-teams", Env: "SPORTSDB_MQTT_TEAMS", Arg: "ID,...", Help: "with --mqtt: team ids given Home Assistant sensors (next game, last result, live score) by MQTT discovery",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MQTTTeams, err = ids(v); return err }},
+	{Name: "webhook-allow-private", Env: "SPORTSDB_WEBHOOK_ALLOW_PRIVATE", Default: "false", Help: "let webhooks be sent to loopback, private, link-local and other non-public addresses (tests, on-premise receivers)",
+		Commands: []string{"serve", "webhooks add"}, Set: func(c *Config, v string) (err error) { c.WebhookAllowPrivate, err = parseBool(v); return err }},
+	{Name: "kinds", Env: "SPORTSDB_WEBHOOK_KINDS", Arg: "KIND,...", Help: "deliver only changes of these kinds (default: every kind)",
+		Commands: []string{"webhooks add"}, Set: func(c *Config, v string) (err error) { c.WebhookKinds, err = kindNames(v); return err }},
+	{Name: "league", Env: "SPORTSDB_WEBHOOK_LEAGUE", Arg: "ID", Help: "deliver only changes of records (or of their events) in this league",
+		Commands: []string{"webhooks add"}, Set: func(c *Config, v string) (err error) { c.WebhookLeague, err = oneID(v); return err }},
+	{Name: "team", Env: "SPORTSDB_WEBHOOK_TEAM", Arg: "ID", Help: "deliver only changes of records (or of their events) of this team",
+		Commands: []string{"webhooks add"}, Set: func(c *Config, v string) (err error) { c.WebhookTeam, err = oneID(v); return err }},
+	{Name: "owner", Env: "SPORTSDB_WEBHOOK_OWNER", Arg: "KEY", Help: "the API key the webhook belongs to, which then sees and manages it (default: none; admin keys see every webhook)",
+		Secret: true, Commands: []string{"webhooks add"}, Set: func(c *Config, v string) error { c.WebhookOwner = v; return nil }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
 		Commands: []string{"import"}, Set: func(c *Config, v string) error { c.ImportURL = v; return requestURL(v) }},
 	{Name: "scale", Env: "SPORTSDB_SCALE", Default: "demo", Arg: "SCALE", Help: "demo, small or full",
@@ -393,6 +413,31 @@ func redisURL(v string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown scheme %q: want redis://, rediss:// or unix://", u.Scheme)
+}
+
+// kindNames reads a comma-separated list of record kind names.
+func kindNames(v string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(v, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if _, ok := record.ByName(name); !ok {
+			return nil, fmt.Errorf("no kind %q", name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// oneID reads one id a lookup can ask for (digits), or "".
+func oneID(v string) (string, error) {
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return "", fmt.Errorf("want an id, digits only")
+		}
+	}
+	return v, nil
 }
 
 // mqttURL accepts "" (no publishing) or an mqtt:// or mqtts:// URL of a broker.

@@ -59,6 +59,7 @@ func Build(src Source) ([]byte, error) {
 	xmltvPaths(paths)
 	sportarrPaths(paths)
 	recordsPaths(paths)
+	webhooksPaths(paths)
 	doc := newObj(
 		"openapi", "3.1.0",
 		"info", newObj("title", "sportsdb", "version", src.Version, "description", intro),
@@ -72,8 +73,10 @@ func Build(src Source) ([]byte, error) {
 			newObj("name", tagXMLTV, "description", "XMLTV guides for TV-guide software and IPTV players."),
 			newObj("name", tagSportarr, "description", "The metadata API Sportarr reads: give Sportarr `/sportarr/{key}` as its metadata API URL."),
 			newObj("name", tagRecords, "description", "Your own data: one record read, created, replaced, patched or deleted by a key with a role (editor, admin), conditional on its ETag."),
+			newObj("name", tagWebhooks, "description", "Changes pushed to your URL, signed as Standard Webhooks sign: registered per key (docs/WEBHOOKS.md)."),
 		},
 		"paths", paths,
+		"webhooks", webhookDeliveries(),
 		"components", components(records),
 	)
 	out, err := json.Marshal(doc)

@@ -114,6 +114,7 @@ func components(records *obj) *obj {
 	}
 	recordSchemas(schemas)
 	batchSchemas(schemas)
+	webhookSchemas(schemas)
 	errBody := func(desc, schema string, headers *obj) *obj {
 		o := newObj("description", desc)
 		if headers != nil {

@@ -14,8 +14,8 @@ for (const [name, parse] of [["openapi.json", JSON.parse], ["openapi.yaml", load
   const res = await fetch(`${base}/${name}`);
   if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
   const api = await SwaggerParser.validate(parse(await res.text()));
-  // Every path has a GET, but a batch of the records API, which is POST only.
-  const ops = Object.values(api.paths).map((p) => p.get ?? p.post);
+  // Every operation: a batch of the records API and a webhook's enable are POST only.
+  const ops = Object.values(api.paths).flatMap((p) => ["get", "put", "post", "patch", "delete"].map((m) => p[m]).filter(Boolean));
   console.log(`${name}: valid OpenAPI ${api.openapi}, ${Object.keys(api.paths).length} paths`);
   if (api.openapi !== "3.1.0") fail(`${name}: openapi ${api.openapi}`);
   ops.filter((op) => !op || !op["x-route"]).forEach((op) => fail(`${name}: an operation without x-route`));

@@ -43,6 +43,12 @@ func InvalidRecord(problems []Problem) *HTTPError {
 	return &HTTPError{Status: http.StatusUnprocessableEntity, Message: "Invalid record", problems: problems, level: slog.LevelDebug}
 }
 
+// Invalid is an HTTP 422 with another message than InvalidRecord's, for other things a
+// client sends (a webhook): {"Message":msg,"errors":[{"field":..,"problem":..}]}.
+func Invalid(msg string, problems []Problem) *HTTPError {
+	return &HTTPError{Status: http.StatusUnprocessableEntity, Message: msg, problems: problems, level: slog.LevelDebug}
+}
+
 func (e *HTTPError) Error() string {
 	if e.Err == nil {
 		return e.Message

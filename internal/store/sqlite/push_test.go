@@ -7,3 +7,5 @@ import (
 )
 
 func TestPushes(t *testing.T) { storetest.Pushes(t, openTemp(t)) }
+
+func TestWebhooks(t *testing.T) { storetest.Webhooks(t, openTemp(t)) }

@@ -52,6 +52,7 @@ func SchemaProblems(have map[string]map[string]bool) []string {
 		"schema_migrations": {"version"},
 		"changes":           {"seq", "kind", "id", "op", "time"},
 		"push_progress":     {"name", "last_cursor", "holder", "until_ms"},
+		"webhooks":          {"id", "owner", "url", "secret", "status", "next_attempt_ms"},
 	}
 	for _, k := range record.Kinds {
 		need[k.Name] = Columns(k)

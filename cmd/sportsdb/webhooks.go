@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"sportsdb/internal/auth"
+	"sportsdb/internal/clock"
+	"sportsdb/internal/config"
+	"sportsdb/internal/server"
+	"sportsdb/internal/store"
+	"sportsdb/internal/webhooks"
+)
+
+// openWebhooks opens the database as the webhooks commands use it; close closes it.
+func openWebhooks(ctx context.Context, inv *invocation) (st store.Store, ws webhooks.Store, err error) {
+	if st, err = openDB(ctx, inv.cfg.DB); err != nil {
+		return nil, nil, err
+	}
+	ws, ok := st.(webhooks.Store)
+	if !ok {
+		st.Close()
+		return nil, nil, errors.New("webhooks: the database keeps no webhooks")
+	}
+	return st, ws, nil
+}
+
+func webhooksAddCmd(ctx context.Context, inv *invocation) error {
+	c := inv.cfg
+	st, ws, err := openWebhooks(ctx, inv)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	owner := ""
+	if c.WebhookOwner != "" {
+		k, err := st.KeyByHash(ctx, auth.Hash(c.WebhookOwner))
+		if err != nil || k.Revoked != nil {
+			return errors.New("webhooks add: --owner is no key of this database (keys list shows them)")
+		}
+		owner = k.Hash
+	}
+	url, kinds := inv.args[0], c.WebhookKinds
+	d := webhooks.Definition{URL: &url, Kinds: &kinds, League: &c.WebhookLeague, Team: &c.WebhookTeam}
+	hook, err := webhooks.NewAPI(webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, clock.System{}).Register(ctx, ws, owner, d)
+	if err != nil {
+		return fmt.Errorf("webhooks add: %w", err)
+	}
+	fmt.Fprintf(inv.stdout, "%s\n%s\n", hook.ID, hook.Secret)
+	return nil
+}
+
+func webhooksListCmd(ctx context.Context, inv *invocation) error {
+	st, ws, err := openWebhooks(ctx, inv)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	hooks, err := ws.ListWebhooks(ctx)
+	if err != nil {
+		return fmt.Errorf("webhooks list: %w", err)
+	}
+	tw := tabwriter.NewWriter(inv.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tURL\tFILTERS\tFAILURES\tNEXT ATTEMPT\tLAST ERROR")
+	for _, h := range hooks {
+		filters := ""
+		for _, f := range []struct{ name, v string }{{"kinds=", strings.Join(h.Kinds, ",")}, {"league=", h.League}, {"team=", h.Team}} {
+			if f.v != "" {
+				filters += f.name + f.v + " "
+			}
+		}
+		next, last := "-", h.LastError
+		if !h.NextAttempt.IsZero() {
+			next = h.NextAttempt.UTC().Format(time.RFC3339)
+		}
+		if h.Status == store.WebhookDisabled {
+			last = h.Reason
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", h.ID, h.Status, h.URL, orDash(filters), h.Failures, next, orDash(last))
+	}
+	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func webhooksRemoveCmd(ctx context.Context, inv *invocation) error {
+	st, ws, err := openWebhooks(ctx, inv)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	err = ws.DeleteWebhook(ctx, inv.args[0])
+	if errors.Is(err, store.ErrNotFound) {
+		return errors.New("webhooks remove: no such webhook")
+	}
+	if err != nil {
+		return fmt.Errorf("webhooks remove: %w", err)
+	}
+	fmt.Fprintln(inv.stdout, "removed")
+	return nil
+}
+
+// startWebhooks starts delivering the change feed to the registered webhooks, in the
+// background; stop ends it, releasing the leases so another replica takes over at once.
+func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger *slog.Logger) (stop func(), err error) {
+	src, ok := st.(webhooks.Source)
+	if !ok {
+		return func() {}, nil
+	}
+	metrics := webhooks.NewMetrics()
+	if err := srv.RegisterCollectors(metrics.Collectors()...); err != nil {
+		return nil, err
+	}
+	// Retries and leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
+	d := webhooks.New(src, webhooks.Options{Guard: webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, Clock: clock.System{},
+		Log: logger, Metrics: metrics})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d.Run(ctx)
+	}()
+	return func() { cancel(); <-done }, nil
+}

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Webhook states.
+const (
+	WebhookActive   = "active"
+	WebhookDisabled = "disabled"
+)
+
+// Webhook is a registered receiver of the change feed (docs/WEBHOOKS.md). Its definition
+// (URL, filters, secret, owner) is written by the API and the command line; its state by
+// the deliverer, and by an enable or a disable.
+type Webhook struct {
+	ID string
+	// Owner is the hash of the key that registered it; "" for one added on the command
+	// line, which only admin keys see.
+	Owner  string
+	URL    string
+	Kinds  []string
+	League string
+	Team   string
+	// Secret signs the deliveries (whsec_...). It is stored as is: signing needs it.
+	Secret  string
+	Created time.Time
+	// StartCursor is the latest cursor when it was registered: delivery starts after it.
+	StartCursor int64
+	WebhookState
+}
+
+// WebhookState is what delivering a webhook has come to.
+type WebhookState struct {
+	Status string
+	// Reason says why a disabled webhook is.
+	Reason string
+	// Failures counts the failed attempts since the last delivery; FailingSince is the
+	// first of them (zero when none).
+	Failures     int
+	FailingSince time.Time
+	// LastStatus is the HTTP status of the last attempt (0: none, or no answer); LastError
+	// what went wrong with it ("" when it was delivered).
+	LastStatus int
+	LastError  string
+	// LastDelivery is the time of the last delivered message; NextAttempt when the next
+	// retry is due (zero: at once).
+	LastDelivery time.Time
+	NextAttempt  time.Time
+}
+
+// Webhooks stores registered webhooks. It is optional: the webhooks API and the deliverer
+// type-assert it.
+type Webhooks interface {
+	// AddWebhook stores a new webhook; ErrConflict when its id is taken.
+	AddWebhook(ctx context.Context, w Webhook) error
+	// Webhook reads one; ErrNotFound when there is none.
+	Webhook(ctx context.Context, id string) (Webhook, error)
+	// ListWebhooks returns every webhook, oldest first.
+	ListWebhooks(ctx context.Context) ([]Webhook, error)
+	// UpdateWebhook writes a webhook's URL and filters; ErrNotFound when there is none.
+	UpdateWebhook(ctx context.Context, w Webhook) error
+	// SetWebhookState writes a webhook's state; ErrNotFound when there is none.
+	SetWebhookState(ctx context.Context, id string, s WebhookState) error
+	// DeleteWebhook removes one; ErrNotFound when there is none.
+	DeleteWebhook(ctx context.Context, id string) error
+}

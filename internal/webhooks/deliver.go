@@ -1,0 +1,542 @@
+// Package webhooks delivers the change feed to registered webhooks (docs/WEBHOOKS.md,
+// docs/CONTRACT.md section 15): the API and the command line register them per key; the
+// Deliverer POSTs each matching change, signed as Standard Webhooks sign, in cursor order
+// per webhook, at least once, retrying for 24 hours before disabling the webhook. Each
+// webhook's cursor and lease are its row of the store's push progress, so one replica
+// delivers it at a time and a restart resumes after the last 2xx.
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"sportsdb/internal/clock"
+	"sportsdb/internal/store"
+)
+
+// Source is the store the deliverer reads and keeps its progress in.
+type Source interface {
+	store.Records
+	store.Feed
+	store.Pushes
+	store.Webhooks
+}
+
+// GiveUp is how long a webhook keeps failing before it is disabled.
+const GiveUp = 24 * time.Hour
+
+// Retry is the wait after the nth failure in a row (1-based): growing to an hour, the
+// schedule Standard Webhooks suggest in spirit.
+func Retry(n int) time.Duration {
+	steps := []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute}
+	if n >= 1 && n <= len(steps) {
+		return steps[n-1]
+	}
+	return time.Hour
+}
+
+// pushName is a webhook's row in the store's push progress.
+func pushName(id string) string { return "webhook/" + id }
+
+// Event is what a delivery attempt came to, told to Options.Observe (tests wait on them).
+type Event struct {
+	Webhook string
+	Cursor  int64
+	// Status is the receiver's HTTP status (0: no answer); Err what failed ("" delivered).
+	Status int
+	Err    string
+	// Disabled says the attempt disabled the webhook.
+	Disabled bool
+}
+
+// Options configure a Deliverer. Zero values take the defaults.
+type Options struct {
+	Guard Guard
+	// Clock is the time retries, the 24 hours and leases are counted on (clock.System).
+	Clock clock.Clock
+	// Holder names this process in the leases (random).
+	Holder string
+	Log    *slog.Logger
+	// Poll is how often the webhooks and the latest cursor are read (250 ms).
+	Poll time.Duration
+	// LeaseTTL is how long a webhook's lease lasts unrenewed (30 s); renewed every third,
+	// and tried by other replicas every LeaseRetry (5 s).
+	LeaseTTL, LeaseRetry time.Duration
+	// Concurrency bounds the requests in flight at once, over every webhook (32).
+	Concurrency int
+	// RequestTimeout bounds each request, answer included (Timeout).
+	RequestTimeout time.Duration
+	// Observe, if set, is told each attempt.
+	Observe func(Event)
+	// Metrics are counted (NewMetrics when nil).
+	Metrics *Metrics
+}
+
+// Deliverer delivers the change feed to every active webhook, one worker per webhook.
+type Deliverer struct {
+	o      Options
+	src    Source
+	client *http.Client
+	sem    chan struct{}
+}
+
+// New returns a deliverer over src; Run starts it.
+func New(src Source, o Options) *Deliverer {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.Poll, 250*time.Millisecond)
+	def(&o.LeaseTTL, 30*time.Second)
+	def(&o.LeaseRetry, 5*time.Second)
+	def(&o.RequestTimeout, Timeout)
+	if o.Concurrency <= 0 {
+		o.Concurrency = 32
+	}
+	if o.Clock == nil {
+		o.Clock = clock.System{}
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics()
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Holder == "" {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		o.Holder = hex.EncodeToString(b)
+	}
+	return &Deliverer{o: o, src: src, client: o.Guard.Client(o.RequestTimeout), sem: make(chan struct{}, o.Concurrency)}
+}
+
+// Run delivers until ctx ends: it reads the webhooks every Poll, starts a worker for each
+// active one and stops the worker of one disabled or deleted; workers are woken each Poll.
+// On return every worker has stopped and released its lease.
+func (d *Deliverer) Run(ctx context.Context) {
+	type running struct {
+		cancel context.CancelFunc
+		wake   chan wakeup
+		done   chan struct{}
+	}
+	workers := map[string]*running{}
+	var wg sync.WaitGroup
+	defer func() {
+		for _, r := range workers {
+			r.cancel()
+		}
+		wg.Wait()
+	}()
+	tick := time.NewTicker(d.o.Poll)
+	defer tick.Stop()
+	for {
+		hooks, err := d.src.ListWebhooks(ctx)
+		var latest int64
+		if err == nil {
+			latest, err = d.src.LatestCursor(ctx)
+		}
+		if err != nil && ctx.Err() == nil {
+			d.o.Log.Warn("webhooks: read the webhooks", "err", err)
+		}
+		if err == nil {
+			seen := map[string]bool{}
+			for _, w := range hooks {
+				if w.Status != store.WebhookActive {
+					continue
+				}
+				seen[w.ID] = true
+				r := workers[w.ID]
+				if r != nil {
+					select {
+					case <-r.done: // stopped (lease lost, disabled): start again
+						delete(workers, w.ID)
+						r = nil
+					default:
+					}
+				}
+				if r == nil {
+					wctx, cancel := context.WithCancel(ctx)
+					r = &running{cancel: cancel, wake: make(chan wakeup, 1), done: make(chan struct{})}
+					workers[w.ID] = r
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						defer close(r.done)
+						(&worker{d: d, w: w}).run(wctx, r.wake)
+					}()
+				}
+				select {
+				case <-r.wake: // an older wake not taken yet: replace it
+				default:
+				}
+				r.wake <- wakeup{w: w, latest: latest}
+			}
+			for id, r := range workers {
+				if !seen[id] {
+					r.cancel()
+					delete(workers, id)
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// wakeup is what a worker is woken with: its webhook as stored and the latest cursor.
+type wakeup struct {
+	w      store.Webhook
+	latest int64
+}
+
+// worker delivers one webhook while it holds the webhook's lease.
+type worker struct {
+	d       *Deliverer
+	w       store.Webhook
+	held    bool
+	renewed time.Time
+	tried   time.Time
+	cursor  int64
+	latest  int64
+}
+
+func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
+	defer k.release()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case up := <-wake:
+			w := up.w
+			k.latest = up.latest
+			// The definition (URL, filters) may have changed; the state is the worker's
+			// own while it holds the lease.
+			k.w.URL, k.w.Kinds, k.w.League, k.w.Team = w.URL, w.Kinds, w.League, w.Team
+			if !k.held {
+				k.w.WebhookState = w.WebhookState
+			} else if k.w.Failures > 0 && w.Failures == 0 {
+				k.reread(ctx)
+			}
+		}
+		if err := k.step(ctx); err != nil {
+			if ctx.Err() == nil && !errors.Is(err, errStop) {
+				k.d.o.Log.Warn("webhooks: delivering", "webhook", k.w.ID, "err", err)
+			}
+			if errors.Is(err, errStop) || errors.Is(err, store.ErrLeaseLost) || errors.Is(err, store.ErrNotFound) {
+				return
+			}
+		}
+	}
+}
+
+// reread takes up an enable through the API while the worker held the webhook (failures
+// forgotten, the next attempt at once). The manager's copy may predate the worker's own
+// last write, so the store is asked again: it holds that write, or a later one.
+func (k *worker) reread(ctx context.Context) {
+	w, err := k.d.src.Webhook(ctx, k.w.ID)
+	if err == nil && w.Status == store.WebhookActive && w.Failures == 0 {
+		k.w.WebhookState = w.WebhookState
+	}
+}
+
+// errStop ends a worker: its webhook was disabled.
+var errStop = errors.New("webhook disabled")
+
+// step takes or renews the lease, then delivers what is due.
+func (k *worker) step(ctx context.Context) error {
+	now := k.d.o.Clock.Now()
+	name := pushName(k.w.ID)
+	if !k.held {
+		if !k.tried.IsZero() && now.Sub(k.tried) < k.d.o.LeaseRetry {
+			return nil
+		}
+		k.tried = now
+		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
+		if err != nil || !ok {
+			return err
+		}
+		// Taken (and released when the worker ends): the state and cursor are read
+		// again, as the last holder left them.
+		k.held, k.renewed = true, now
+		k.d.o.Metrics.delivering.Inc()
+		w, err := k.d.src.Webhook(ctx, k.w.ID)
+		if err == nil && w.Status != store.WebhookActive {
+			err = errStop
+		}
+		if err == nil {
+			k.cursor, err = k.d.src.PushCursor(ctx, name)
+		}
+		if err != nil {
+			k.release()
+			return err
+		}
+		k.w = w
+		if k.cursor == store.NoCursor {
+			k.cursor = w.StartCursor
+		}
+	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL/3 {
+		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
+		if err != nil && now.Sub(k.renewed) < k.d.o.LeaseTTL {
+			return err
+		}
+		if err != nil || !ok { // not renewed in time, or taken: another may deliver now
+			k.lost()
+			return store.ErrLeaseLost
+		}
+		k.renewed = now
+	}
+	if now.Before(k.w.NextAttempt) || k.cursor >= k.latest {
+		return nil
+	}
+	return k.deliver(ctx)
+}
+
+// page is how many changes are read at a time.
+const page = 100
+
+// deliver sends every change after the cursor that the webhook's filters select, in order,
+// storing the cursor after each 2xx (and after changes the filters skip), until one fails
+// or the feed is read to its end.
+func (k *worker) deliver(ctx context.Context) error {
+	for ctx.Err() == nil {
+		changes, next, err := k.d.src.Changes(ctx, k.cursor, nil, page)
+		if errors.Is(err, store.ErrCursorExpired) {
+			return k.expired(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		for _, c := range changes {
+			p, err := prepare(ctx, k.d.src, c)
+			if err != nil {
+				return err
+			}
+			if !matches(k.w, p) {
+				if err := k.save(ctx, c.Cursor); err != nil {
+					return err
+				}
+				continue
+			}
+			ev, err := k.send(ctx, p)
+			if err != nil {
+				return err
+			}
+			if ev.Err == "" {
+				err = k.save(ctx, c.Cursor)
+			}
+			k.count(ev)
+			if k.d.o.Observe != nil {
+				k.d.o.Observe(ev)
+			}
+			switch {
+			case err != nil:
+				return err
+			case ev.Disabled:
+				return errStop
+			case ev.Err != "":
+				return nil
+			}
+		}
+		if len(changes) < page {
+			if next > k.cursor {
+				return k.save(ctx, next)
+			}
+			return nil
+		}
+	}
+	return ctx.Err()
+}
+
+// expired moves a webhook whose cursor the feed no longer keeps (away longer than the
+// retention) to the latest change, and says so in its last error.
+func (k *worker) expired(ctx context.Context) error {
+	latest, err := k.d.src.LatestCursor(ctx)
+	if err != nil {
+		return err
+	}
+	k.w.LastError = fmt.Sprintf("the changes after cursor %d were no longer kept; resumed after cursor %d", k.cursor, latest)
+	if err := k.d.src.SetWebhookState(ctx, k.w.ID, k.w.WebhookState); err != nil {
+		return err
+	}
+	return k.save(ctx, latest)
+}
+
+// count counts an attempt in the metrics.
+func (k *worker) count(ev Event) {
+	m := k.d.o.Metrics
+	switch {
+	case ev.Err == "":
+		m.delivered.Inc()
+	case ev.Disabled:
+		m.failed.Inc()
+		m.disabled.Inc()
+	default:
+		m.failed.Inc()
+	}
+}
+
+// release gives the webhook's lease back, if held.
+func (k *worker) release() {
+	if !k.held {
+		return
+	}
+	k.held = false
+	k.d.o.Metrics.delivering.Dec()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = k.d.src.ReleasePushLease(ctx, pushName(k.w.ID), k.d.o.Holder)
+}
+
+// lost notes that another process took the webhook's lease.
+func (k *worker) lost() {
+	if k.held {
+		k.held = false
+		k.d.o.Metrics.delivering.Dec()
+	}
+}
+
+func (k *worker) save(ctx context.Context, cursor int64) error {
+	if err := k.d.src.SavePushCursor(ctx, pushName(k.w.ID), k.d.o.Holder, cursor); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			k.lost()
+		}
+		return err
+	}
+	k.cursor = cursor
+	return nil
+}
+
+// send POSTs one message and records the outcome in the webhook's state; the event's Err
+// is "" when a 2xx came within Timeout.
+func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
+	body, err := p.body()
+	if err != nil {
+		return Event{}, err
+	}
+	if err := k.stillActive(ctx); err != nil {
+		return Event{}, err
+	}
+	status, failure := k.post(ctx, p.c.Cursor, body)
+	if ctx.Err() != nil {
+		return Event{}, ctx.Err()
+	}
+	if err := k.stillActive(ctx); err != nil {
+		return Event{}, err
+	}
+	now := k.d.o.Clock.Now()
+	s := &k.w.WebhookState
+	s.LastStatus = status
+	ev := Event{Webhook: k.w.ID, Cursor: p.c.Cursor, Status: status, Err: failure}
+	if failure == "" {
+		s.LastError, s.Failures, s.FailingSince, s.LastDelivery, s.NextAttempt = "", 0, time.Time{}, now, time.Time{}
+	} else {
+		s.LastError = failure
+		s.Failures++
+		if s.FailingSince.IsZero() {
+			s.FailingSince = now
+		}
+		s.NextAttempt = now.Add(Retry(s.Failures))
+		if now.Sub(s.FailingSince) >= GiveUp {
+			s.Status, s.NextAttempt = store.WebhookDisabled, time.Time{}
+			s.Reason = fmt.Sprintf("deliveries failed for %s (%d attempts); the last: %s", GiveUp, s.Failures, failure)
+			ev.Disabled = true
+		}
+	}
+	if err := k.d.src.SetWebhookState(ctx, k.w.ID, *s); err != nil {
+		return Event{}, err
+	}
+	return ev, nil
+}
+
+// stillActive is errStop when the webhook was disabled or deleted meanwhile (through the
+// API): the worker stops without sending, or without writing its state back over it.
+func (k *worker) stillActive(ctx context.Context) error {
+	cur, err := k.d.src.Webhook(ctx, k.w.ID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errStop
+	case err != nil:
+		return err
+	case cur.Status != store.WebhookActive:
+		return errStop
+	}
+	return nil
+}
+
+// post sends one signed request and returns the status and, unless it was a 2xx, what
+// failed, in words a user can act on (never the secret).
+func (k *worker) post(ctx context.Context, cursor int64, body []byte) (status int, failure string) {
+	select {
+	case k.d.sem <- struct{}{}:
+	case <-ctx.Done():
+		return 0, "stopped"
+	}
+	defer func() { <-k.d.sem }()
+	msgID := "msg_" + k.w.ID + "_" + strconv.FormatInt(cursor, 10)
+	ts := k.d.o.Clock.Now().Unix()
+	sig, err := Sign(k.w.Secret, msgID, ts, body)
+	if err != nil {
+		return 0, err.Error()
+	}
+	rctx, cancel := context.WithTimeout(ctx, k.d.o.RequestTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, k.w.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, "bad URL"
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "sportsdb-webhooks")
+	req.Header.Set("webhook-id", msgID)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("webhook-signature", sig)
+	resp, err := k.d.client.Do(req)
+	if err != nil {
+		return 0, describe(err, k.d.o.RequestTimeout)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			return resp.StatusCode, fmt.Sprintf("HTTP %d (redirects are not followed)", resp.StatusCode)
+		}
+		return resp.StatusCode, fmt.Sprintf("HTTP %d", resp.StatusCode)
+	}
+	return resp.StatusCode, ""
+}
+
+// describe says why a request got no answer, without the URL (its query may hold a
+// token of the receiver's).
+func describe(err error, timeout time.Duration) string {
+	var oe *net.OpError
+	switch {
+	case errors.Is(err, errNotPublic) && errors.As(err, &oe):
+		return "refused: " + oe.Err.Error() + " (--webhook-allow-private allows it)"
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within %s", timeout)
+	}
+	var te interface{ Timeout() bool }
+	if errors.As(err, &te) && te.Timeout() {
+		return fmt.Sprintf("no answer within %s", timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return "request failed: " + err.Error()
+}
