@@ -32,6 +32,7 @@ type Source interface {
 	store.Feed
 	store.Pushes
 	store.Webhooks
+	store.Keys
 }
 
 // GiveUp is how long a webhook keeps failing before it is disabled.
@@ -153,8 +154,9 @@ func (d *Deliverer) Run(ctx context.Context) {
 		}
 		if err == nil {
 			seen := map[string]bool{}
+			revoked := map[string]bool{} // by owner, read once a round
 			for _, w := range hooks {
-				if w.Status != store.WebhookActive {
+				if w.Status != store.WebhookActive || d.ownerRevoked(ctx, w.Owner, revoked) {
 					continue
 				}
 				seen[w.ID] = true
@@ -197,6 +199,22 @@ func (d *Deliverer) Run(ctx context.Context) {
 		case <-tick.C:
 		}
 	}
+}
+
+// ownerRevoked says whether the key that registered a webhook was revoked (or is gone):
+// its webhooks deliver nothing more, as its requests and streams get nothing more. A key
+// that cannot be read now counts as not revoked; seen keeps the answers of this round.
+func (d *Deliverer) ownerRevoked(ctx context.Context, owner string, seen map[string]bool) bool {
+	if owner == "" {
+		return false
+	}
+	if r, ok := seen[owner]; ok {
+		return r
+	}
+	k, err := d.src.KeyByHash(ctx, owner)
+	r := errors.Is(err, store.ErrNotFound) || err == nil && k.Revoked != nil
+	seen[owner] = r
+	return r
 }
 
 // wakeup is what a worker is woken with: its webhook as stored and the latest cursor.

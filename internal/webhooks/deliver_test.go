@@ -350,3 +350,33 @@ func TestSlowReceiverTimesOut(t *testing.T) {
 		t.Fatalf("attempt %+v", e)
 	}
 }
+
+// A revoked key's webhooks deliver nothing more, as its requests and streams get nothing;
+// another key's webhook goes on.
+func TestRevokedOwnerDeliversNothing(t *testing.T) {
+	st := openStore(t)
+	ctx := context.Background()
+	api := NewAPI(Guard{AllowPrivate: true}, clock.Fixed(t0))
+	receivers := map[string]*receiver{}
+	for _, owner := range []string{"revoked-owner-hash", "active-owner-hash"} {
+		if err := st.AddKey(ctx, store.Key{Hash: owner, Tier: store.Premium, Created: t0}); err != nil {
+			t.Fatal(err)
+		}
+		rcv := newReceiver(t)
+		url := rcv.URL
+		if _, err := api.Register(ctx, st, owner, Definition{URL: &url}); err != nil {
+			t.Fatal(err)
+		}
+		receivers[owner] = rcv
+	}
+	if err := st.RevokeKey(ctx, "revoked-owner-hash", t0); err != nil {
+		t.Fatal(err)
+	}
+	write(t, st, team("1", "A", "4328"))
+	d := start(t, st, testOptions(clock.System{}, true))
+	if got := receivers["active-owner-hash"].next(t); got.Msg["id"] != "1" {
+		t.Fatalf("the active key's webhook got %s, want team 1", got.Body)
+	}
+	d.stop() // every worker has ended: what the revoked key's webhook got, it has
+	receivers["revoked-owner-hash"].none(t)
+}
