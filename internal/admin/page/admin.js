@@ -1,0 +1,278 @@
+// The scorekeeper's page: plain JavaScript over the records API (docs/CONTRACT.md section
+// 13) and the change feed's stream (docs/LIVE.md). The key lives in this tab's
+// sessionStorage only.
+"use strict";
+
+const keyName = "sportsdb.key";
+const api = "/api/v2/json";
+
+// Status steps by sport (docs/CONTRACT.md section 8); a sport not named gets soccer's.
+const steps = {
+  Soccer: ["NS", "1H", "HT", "2H", "FT"],
+  Basketball: ["NS", "Q1", "Q2", "HT", "Q3", "Q4", "FT"],
+  "American Football": ["NS", "Q1", "Q2", "HT", "Q3", "Q4", "FT"],
+  "Ice Hockey": ["NS", "P1", "P2", "P3", "FT"],
+  Baseball: ["NS", "IN1", "IN2", "IN3", "IN4", "IN5", "IN6", "IN7", "IN8", "IN9", "FT"],
+  Tennis: ["NS", "S1", "S2", "S3", "S4", "S5", "FT"],
+};
+const stepNames = {NS: "Not started", "1H": "First half", HT: "Half time", "2H": "Second half", FT: "Full time"};
+
+const $ = (id) => document.getElementById(id);
+const key = () => sessionStorage.getItem(keyName) || "";
+
+// call sends a request with the key and answers {status, body, etag}.
+async function call(method, path, body, headers) {
+  const h = Object.assign({"X-API-KEY": key()}, headers || {});
+  const init = {method, headers: h, cache: "no-store"};
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    h["Content-Type"] = method === "PATCH" ? "application/merge-patch+json" : "application/json";
+  }
+  const r = await fetch(api + path, init);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  return {status: r.status, body: data, etag: r.headers.get("ETag")};
+}
+
+function message(text, kind, details) {
+  const m = $("message");
+  m.textContent = text;
+  m.className = kind || "";
+  delete m.dataset.status;
+  if (details && details.length) {
+    const ul = document.createElement("ul");
+    for (const d of details) {
+      const li = document.createElement("li");
+      li.textContent = d;
+      ul.appendChild(li);
+    }
+    m.appendChild(ul);
+  }
+  m.hidden = false;
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+  $("message").textContent = "";
+  delete $("message").dataset.status;
+}
+
+// failure turns a refused answer into a message; a 422 names each field.
+function failure(r) {
+  const msg = (r.body && r.body.Message) || "HTTP " + r.status;
+  const errs = (r.body && r.body.errors) || [];
+  message(msg + " (HTTP " + r.status + ")", "error", errs.map((e) => (e.field || "(record)") + ": " + e.problem));
+}
+
+function show(section) {
+  for (const id of ["signin", "find", "score"]) $(id).hidden = id !== section;
+  $("signout").hidden = section === "signin";
+}
+
+// ---- Sign in ----
+
+async function signIn(ev) {
+  ev.preventDefault();
+  const k = $("key").value.trim();
+  sessionStorage.setItem(keyName, k);
+  const r = await call("GET", "/all/sports");
+  if (r.status !== 200) {
+    sessionStorage.removeItem(keyName);
+    failure(r);
+    return;
+  }
+  $("key").value = "";
+  clearMessage();
+  route();
+}
+
+function signOut() {
+  sessionStorage.removeItem(keyName);
+  stopLive();
+  location.hash = "#/";
+  route();
+}
+
+// ---- Find an event ----
+
+async function find(ev) {
+  ev.preventDefault();
+  const q = $("find-q").value.trim();
+  const list = $("find-results");
+  list.textContent = "";
+  if (/^\d+$/.test(q)) {
+    location.hash = "#/event/" + q;
+    return;
+  }
+  const r = await call("GET", "/search/event/" + encodeURIComponent(q));
+  if (r.status !== 200) return failure(r);
+  const found = (r.body && r.body.search) || [];
+  if (!found.length) return message("No event has that file name.", "");
+  clearMessage();
+  for (const e of found) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = "#/event/" + e.idEvent;
+    a.textContent = (e.strEvent || e.idEvent) + " · " + (e.dateEvent || "");
+    li.appendChild(a);
+    list.appendChild(li);
+  }
+}
+
+// ---- Keep score ----
+
+const game = {id: "", event: null, etag: "", progress: "", busy: false};
+
+const n = (v) => (v === null || v === undefined || v === "" ? 0 : parseInt(v, 10) || 0);
+
+function render() {
+  const e = game.event;
+  if (!e) return;
+  $("score-title").textContent = e.strEvent || "Event " + game.id;
+  $("score-meta").textContent = [e.strLeague, e.strSeason, e.dateEvent, e.strTime, e.strVenue].filter(Boolean).join(" · ");
+  $("home-name").textContent = e.strHomeTeam || "Home";
+  $("away-name").textContent = e.strAwayTeam || "Away";
+  $("home-score").textContent = n(e.intHomeScore);
+  $("away-score").textContent = n(e.intAwayScore);
+  const status = e.strStatus || "NS";
+  $("status-now").textContent = status + (stepNames[status] ? " · " + stepNames[status] : "");
+  const box = $("steps");
+  const codes = steps[e.strSport] || steps.Soccer;
+  if (box.dataset.codes !== codes.join()) {
+    box.textContent = "";
+    for (const c of codes) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = c;
+      b.title = stepNames[c] || c;
+      b.dataset.status = c;
+      b.addEventListener("click", () => write({strStatus: c}));
+      box.appendChild(b);
+    }
+    box.dataset.codes = codes.join();
+  }
+  for (const b of box.children) b.classList.toggle("current", b.dataset.status === status);
+  if (document.activeElement !== $("minute")) $("minute").value = game.progress;
+  $("score").dataset.etag = game.etag;
+}
+
+// load reads the event and its live score entry (which holds the minute) again.
+async function load() {
+  const r = await call("GET", "/records/event/" + encodeURIComponent(game.id));
+  if (r.status !== 200) {
+    failure(r);
+    return false;
+  }
+  game.event = r.body.record;
+  game.etag = r.etag;
+  const l = await call("GET", "/records/livescore/" + encodeURIComponent(game.id));
+  game.progress = l.status === 200 ? l.body.record.strProgress || "" : "";
+  render();
+  return true;
+}
+
+// write PATCHes the event on the ETag last read: another editor's write first is a 412,
+// shown with the event as it now is.
+async function write(patch) {
+  if (game.busy) return;
+  game.busy = true;
+  try {
+    const r = await call("PATCH", "/records/event/" + encodeURIComponent(game.id), patch, {"If-Match": game.etag});
+    if (r.status === 200) {
+      game.event = r.body.record;
+      game.etag = r.etag;
+      if ("strProgress" in patch) game.progress = patch.strProgress || "";
+      $("score").dataset.saved = n($("score").dataset.saved) + 1;
+      clearMessage();
+      render();
+      return;
+    }
+    if (r.status === 412) {
+      await load();
+      const e = game.event;
+      message("Another editor changed this event first; your change was not saved. It now reads: " +
+        (e.strHomeTeam || "Home") + " " + n(e.intHomeScore) + " – " + n(e.intAwayScore) + " " + (e.strAwayTeam || "Away") +
+        ", status " + (e.strStatus || "NS") + (game.progress ? ", minute " + game.progress : "") + ".", "conflict");
+      $("message").dataset.status = "412";
+      return;
+    }
+    failure(r);
+  } finally {
+    game.busy = false;
+  }
+}
+
+function score(side, delta) {
+  const field = side === "home" ? "intHomeScore" : "intAwayScore";
+  const v = Math.max(0, n(game.event && game.event[field]) + delta);
+  write({[field]: String(v)});
+}
+
+// ---- Live: the change feed's stream, filtered to this event ----
+
+let stream = null;
+
+function stopLive() {
+  if (stream) stream.close();
+  stream = null;
+}
+
+function startLive() {
+  stopLive();
+  const es = new EventSource(api + "/" + encodeURIComponent(key()) + "/stream/changes?kinds=event,livescore");
+  stream = es;
+  const mine = (ev) => {
+    try {
+      const d = JSON.parse(ev.data);
+      return String(d.idEvent) === game.id || (d.kind && String(d.id) === game.id);
+    } catch (e) {
+      return false;
+    }
+  };
+  const changed = (ev) => { if (mine(ev)) load(); };
+  es.onopen = () => { $("live").textContent = "Live: connected"; $("live").dataset.state = "open"; };
+  es.onerror = () => { $("live").textContent = "Live: reconnecting…"; $("live").dataset.state = "error"; };
+  es.addEventListener("event", changed);
+  es.addEventListener("livescore", changed);
+  es.addEventListener("delete", changed);
+  es.addEventListener("reset", () => load());
+}
+
+// ---- Routing ----
+
+async function route() {
+  clearMessage();
+  if (!key()) {
+    stopLive();
+    show("signin");
+    return;
+  }
+  const m = /^#\/event\/(\d+)$/.exec(location.hash);
+  if (!m) {
+    stopLive();
+    show("find");
+    return;
+  }
+  game.id = m[1];
+  game.event = null;
+  show("score");
+  startLive();
+  await load();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("signin-form").addEventListener("submit", signIn);
+  $("signout").addEventListener("click", signOut);
+  $("find-form").addEventListener("submit", find);
+  $("minute-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    write({strProgress: $("minute").value.trim()});
+    $("minute").blur();
+  });
+  for (const side of ["home", "away"]) {
+    $(side + "-plus").addEventListener("click", () => score(side, 1));
+    $(side + "-minus").addEventListener("click", () => score(side, -1));
+  }
+  window.addEventListener("hashchange", route);
+  route();
+});
