@@ -17,7 +17,7 @@ import (
 	"sportsdb/internal/store"
 )
 
-// The scorekeeper's page in headless Chromium: sign in, open a fixture, keep score (kick
+// The scorekeeper's page in headless Chromium: sign in, create a fixture, keep score (kick
 // off, +1, the minute, half time), see another editor's write arrive, meet a conflict (412),
 // and fit a 375 px screen. Each step is a screenshot in SPORTSDB_SCREENSHOT_DIR (a CI
 // artifact) or the test's directory.
@@ -40,8 +40,6 @@ func TestScorekeeperInBrowser(t *testing.T) {
 
 	const id = "9100001"
 	home, away := teamID(t, env, "Arsenal"), teamID(t, env, "Liverpool")
-	write(t, env, editor, http.MethodPut, id, map[string]string{"idLeague": "4328", "strSeason": "2026-2027",
-		"idHomeTeam": home, "idAwayTeam": away, "dateEvent": "2026-10-05", "strTime": "19:45:00", "strStatus": "NS"})
 
 	b.viewport(1280, 900, false)
 	b.navigate(srv.URL + "/admin")
@@ -55,10 +53,31 @@ func TestScorekeeperInBrowser(t *testing.T) {
 		t.Errorf("the key is kept in %d sessionStorage and %d localStorage entries, want 1 and 0", stored.Session, stored.Local)
 	}
 
-	b.eval(fmt.Sprintf(`sel("#find-q").value = %q; sel("#find-form").requestSubmit();
-		waitFor("the event and a live stream", () => shown("#score") && text("#home-name") === "Arsenal" &&
-			text("#away-name") === "Liverpool" && sel("#live").dataset.state === "open", 10000)`, id), nil)
-	shot("2-fixture")
+	// Create the fixture from what the store holds: league, season, teams, venue.
+	choose := func(selID, value, then string) {
+		t.Helper()
+		b.eval(fmt.Sprintf(`waitFor("the choice %[2]s in %[1]s", () => [...sel(%[1]q).options].some(o => o.value === %[2]q), 10000)
+			.then(() => { const s = sel(%[1]q); s.value = %[2]q; s.dispatchEvent(new Event("change")); })
+			.then(() => waitFor(%[3]q, () => %[3]s, 10000))`, selID, value, then), nil)
+	}
+	choose("#c-league", "4328", `sel("#c-home").options.length > 2`)
+	var season string
+	b.eval(`sel("#c-season").options[1].value`, &season)
+	choose("#c-season", season, "true")
+	choose("#c-home", home, "true")
+	choose("#c-away", away, `sel("#c-venue").options.length === 3`)
+	b.eval(fmt.Sprintf(`sel("#c-date").value = "2026-10-05"; sel("#c-time").value = "19:45"; sel("#c-id").value = %q`, id), nil)
+	shot("2-create")
+	b.eval(`sel("#create-form").requestSubmit();
+		waitFor("the new event and a live stream", () => shown("#score") && text("#home-name") === "Arsenal" &&
+			text("#away-name") === "Liverpool" && sel("#live").dataset.state === "open", 10000)`, nil)
+	created := read(t, env, "event", id)
+	if created["strEvent"] != "Arsenal vs Liverpool" || created["strSeason"] != season || created["strVenue"] != "Emirates Stadium" ||
+		created["strTimestamp"] != "2026-10-05T19:45:00" || created["strStatus"] != "NS" {
+		t.Errorf("the created event: %v, season %v, venue %v, %v, status %v", created["strEvent"], created["strSeason"],
+			created["strVenue"], created["strTimestamp"], created["strStatus"])
+	}
+	shot("3-fixture")
 
 	// Keep score: each tap is a PATCH on the last ETag, answered before the next.
 	tap := func(what, sel string) {
@@ -73,7 +92,7 @@ func TestScorekeeperInBrowser(t *testing.T) {
 	tap("half time", `#steps button[data-status="HT"]`)
 	b.eval(`waitFor("half time shown", () => text("#status-now").startsWith("HT") && text("#home-score") === "1" &&
 		sel("#steps button.current").dataset.status === "HT", 10000)`, nil)
-	shot("3-halftime")
+	shot("4-halftime")
 	ev := read(t, env, "event", id)
 	if ev["intHomeScore"] != "1" || ev["intAwayScore"] != nil || ev["strStatus"] != "HT" {
 		t.Errorf("stored event after the taps: %v-%v %v", ev["intHomeScore"], ev["intAwayScore"], ev["strStatus"])
@@ -87,7 +106,7 @@ func TestScorekeeperInBrowser(t *testing.T) {
 	write(t, env, other, http.MethodPatch, id, map[string]string{"intAwayScore": "1"})
 	b.eval(`waitFor("the other editor's goal", () => text("#away-score") === "1", 1000)`, nil)
 	t.Logf("another editor's write shown after %v", time.Since(start).Round(time.Millisecond))
-	shot("4-other-editor")
+	shot("5-other-editor")
 
 	// A conflict: the stream is held while the other editor writes, so the page taps on an
 	// ETag that is no longer the record's.
@@ -101,7 +120,7 @@ func TestScorekeeperInBrowser(t *testing.T) {
 		conflict.Home != "1" || conflict.Away != "2" || !strings.HasPrefix(conflict.Status, "2H") || conflict.Minute != "47" {
 		t.Errorf("after the 412 the page shows %+v", conflict)
 	}
-	shot("5-conflict")
+	shot("6-conflict")
 	streams.release()
 	if ev := read(t, env, "event", id); ev["intHomeScore"] != "1" {
 		t.Errorf("the refused tap was kept: home %v", ev["intHomeScore"])
@@ -114,7 +133,7 @@ func TestScorekeeperInBrowser(t *testing.T) {
 	if width > 375 {
 		t.Errorf("the page is %d px wide on a 375 px screen", width)
 	}
-	shot("6-phone-375")
+	shot("7-phone-375")
 
 	var foreign []string
 	b.eval(`performance.getEntriesByType("resource").map(e => e.name).filter(u => !u.startsWith(location.origin + "/"))`, &foreign)

@@ -64,9 +64,12 @@ function failure(r) {
   message(msg + " (HTTP " + r.status + ")", "error", errs.map((e) => (e.field || "(record)") + ": " + e.problem));
 }
 
-function show(section) {
-  for (const id of ["signin", "find", "score"]) $(id).hidden = id !== section;
-  $("signout").hidden = section === "signin";
+// views are the sections each view shows.
+const views = {signin: ["signin"], find: ["find", "create"], score: ["score"]};
+
+function show(view) {
+  for (const id of ["signin", "find", "create", "score"]) $(id).hidden = !views[view].includes(id);
+  $("signout").hidden = view === "signin";
 }
 
 // ---- Sign in ----
@@ -117,6 +120,87 @@ async function find(ev) {
     li.appendChild(a);
     list.appendChild(li);
   }
+}
+
+// ---- Create an event from what the store holds ----
+
+// options fills a select with [value, label] pairs, a blank first.
+function options(sel, pairs) {
+  sel.textContent = "";
+  for (const [value, label] of [["", "–"]].concat(pairs)) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = label;
+    sel.appendChild(o);
+  }
+}
+
+async function list(path, field) {
+  const r = await call("GET", path);
+  if (r.status !== 200) {
+    failure(r);
+    return [];
+  }
+  return (r.body && r.body[field]) || [];
+}
+
+async function loadLeagues() {
+  if ($("c-league").options.length) return;
+  const leagues = await list("/all/leagues", "all");
+  options($("c-league"), leagues.map((l) => [String(l.idLeague), l.strLeague + " (" + l.strSport + ")"]));
+  $("c-id").value = "9" + String(Date.now()).slice(-8);
+}
+
+async function leagueChosen() {
+  const id = $("c-league").value;
+  for (const s of ["c-season", "c-home", "c-away", "c-venue"]) options($(s), []);
+  if (!id) return;
+  const [seasons, teams] = await Promise.all([list("/list/seasons/" + id, "list"), list("/list/teams/" + id, "list")]);
+  options($("c-season"), seasons.map((s) => [s.strSeason, s.strSeason]).reverse());
+  const pairs = teams.map((t) => [String(t.idTeam), t.strTeam]);
+  options($("c-home"), pairs);
+  options($("c-away"), pairs);
+}
+
+// teamsChosen offers the grounds of the two teams as the venue; an answer to an earlier
+// choice that comes last is dropped.
+let venueAsk = 0;
+async function teamsChosen() {
+  const ask = ++venueAsk;
+  const venues = [];
+  for (const id of [$("c-home").value, $("c-away").value]) {
+    if (!id) continue;
+    const [team] = await list("/lookup/team/" + id, "lookup");
+    if (team && team.idVenue && !venues.some((v) => v[0] === String(team.idVenue))) {
+      venues.push([String(team.idVenue), team.strStadium || "Venue " + team.idVenue]);
+    }
+  }
+  if (ask !== venueAsk) return;
+  options($("c-venue"), venues);
+  if (venues.length) $("c-venue").value = venues[0][0];
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const id = $("c-id").value.trim();
+  const venue = $("c-venue");
+  const rec = {
+    idLeague: $("c-league").value, strSeason: $("c-season").value,
+    idHomeTeam: $("c-home").value, idAwayTeam: $("c-away").value,
+    dateEvent: $("c-date").value, strTime: $("c-time").value + ":00", strStatus: "NS",
+  };
+  if (venue.value) {
+    rec.idVenue = venue.value;
+    rec.strVenue = venue.options[venue.selectedIndex].textContent;
+  }
+  // Create only: an id already taken is a 412, not a replaced record.
+  const r = await call("PUT", "/records/event/" + encodeURIComponent(id), rec, {"If-None-Match": "*"});
+  if (r.status === 201) {
+    location.hash = "#/event/" + id;
+    return;
+  }
+  if (r.status === 412) return message("Event " + id + " exists already: choose another id.", "error");
+  failure(r);
 }
 
 // ---- Keep score ----
@@ -251,6 +335,7 @@ async function route() {
   if (!m) {
     stopLive();
     show("find");
+    loadLeagues();
     return;
   }
   game.id = m[1];
@@ -264,6 +349,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("signin-form").addEventListener("submit", signIn);
   $("signout").addEventListener("click", signOut);
   $("find-form").addEventListener("submit", find);
+  $("create-form").addEventListener("submit", create);
+  $("c-league").addEventListener("change", leagueChosen);
+  $("c-home").addEventListener("change", teamsChosen);
+  $("c-away").addEventListener("change", teamsChosen);
   $("minute-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     write({strProgress: $("minute").value.trim()});
