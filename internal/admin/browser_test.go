@@ -112,7 +112,8 @@ func TestScorekeeperInBrowser(t *testing.T) {
 	// ETag that is no longer the record's.
 	streams.hold()
 	write(t, env, other, http.MethodPatch, id, map[string]string{"intAwayScore": "2", "strStatus": "2H", "strProgress": "47"})
-	b.eval(`sel("#home-plus").click(); waitFor("the 412", () => sel("#message").dataset.status === "412" && !sel("#message").hidden, 10000)`, nil)
+	b.eval(`sel("#home-plus").click(); waitFor("the 412 and the event as it now is", () => sel("#message").dataset.status === "412" &&
+		!sel("#message").hidden && text("#away-score") === "2" && text("#status-now").startsWith("2H") && sel("#minute").value === "47", 10000)`, nil)
 	var conflict struct{ Message, Home, Away, Status, Minute string }
 	b.eval(`({Message: text("#message"), Home: text("#home-score"), Away: text("#away-score"),
 		Status: text("#status-now"), Minute: sel("#minute").value})`, &conflict)

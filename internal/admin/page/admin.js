@@ -205,7 +205,8 @@ async function create(ev) {
 
 // ---- Keep score ----
 
-const game = {id: "", event: null, etag: "", progress: "", busy: false};
+// version counts the reads and writes of the event, so that only the last one's answer shows.
+const game = {id: "", event: null, etag: "", progress: "", busy: false, version: 0};
 
 const n = (v) => (v === null || v === undefined || v === "" ? 0 : parseInt(v, 10) || 0);
 
@@ -240,19 +241,25 @@ function render() {
   $("score").dataset.etag = game.etag;
 }
 
-// load reads the event and its live score entry (which holds the minute) again.
+// load reads the event and its live score entry (which holds the minute) again, and
+// answers what it read. A read overtaken by a later read or write is not shown: it would
+// bring back an older ETag.
 async function load() {
-  const r = await call("GET", "/records/event/" + encodeURIComponent(game.id));
+  const seen = ++game.version;
+  const [r, l] = await Promise.all([
+    call("GET", "/records/event/" + encodeURIComponent(game.id)),
+    call("GET", "/records/livescore/" + encodeURIComponent(game.id)),
+  ]);
   if (r.status !== 200) {
     failure(r);
-    return false;
+    return null;
   }
-  game.event = r.body.record;
-  game.etag = r.etag;
-  const l = await call("GET", "/records/livescore/" + encodeURIComponent(game.id));
-  game.progress = l.status === 200 ? l.body.record.strProgress || "" : "";
-  render();
-  return true;
+  const read = {event: r.body.record, etag: r.etag, progress: l.status === 200 ? l.body.record.strProgress || "" : ""};
+  if (seen === game.version) {
+    Object.assign(game, read);
+    render();
+  }
+  return read;
 }
 
 // write PATCHes the event on the ETag last read: another editor's write first is a 412,
@@ -263,6 +270,7 @@ async function write(patch) {
   try {
     const r = await call("PATCH", "/records/event/" + encodeURIComponent(game.id), patch, {"If-Match": game.etag});
     if (r.status === 200) {
+      game.version++;
       game.event = r.body.record;
       game.etag = r.etag;
       if ("strProgress" in patch) game.progress = patch.strProgress || "";
@@ -272,11 +280,12 @@ async function write(patch) {
       return;
     }
     if (r.status === 412) {
-      await load();
-      const e = game.event;
+      const now = await load();
+      if (!now) return;
+      const e = now.event;
       message("Another editor changed this event first; your change was not saved. It now reads: " +
         (e.strHomeTeam || "Home") + " " + n(e.intHomeScore) + " – " + n(e.intAwayScore) + " " + (e.strAwayTeam || "Away") +
-        ", status " + (e.strStatus || "NS") + (game.progress ? ", minute " + game.progress : "") + ".", "conflict");
+        ", status " + (e.strStatus || "NS") + (now.progress ? ", minute " + now.progress : "") + ".", "conflict");
       $("message").dataset.status = "412";
       return;
     }
