@@ -19,8 +19,8 @@ import (
 
 // The scorekeeper's page in headless Chromium: sign in, create a fixture, keep score (kick
 // off, +1, the minute, half time), see another editor's write arrive, meet a conflict (412),
-// and fit a 375 px screen. Each step is a screenshot in SPORTSDB_SCREENSHOT_DIR (a CI
-// artifact) or the test's directory.
+// edit a record (a 422 shown by field, then saved), and fit a 375 px screen. Each step is a
+// screenshot in SPORTSDB_SCREENSHOT_DIR (a CI artifact) or the test's directory.
 func TestScorekeeperInBrowser(t *testing.T) {
 	b := startBrowser(t)
 	env := apitest.New(t, apitest.Options{Demo: true, Clock: clock.System{}})
@@ -127,14 +127,34 @@ func TestScorekeeperInBrowser(t *testing.T) {
 		t.Errorf("the refused tap was kept: home %v", ev["intHomeScore"])
 	}
 
+	// Any record: found by name, edited in a form that shows a 422's problem by its field.
+	b.eval(`location.hash = "#/"; waitFor("the record finder", () => shown("#records"), 10000)
+		.then(() => { sel("#r-kind").value = "team"; sel("#r-q").value = "Liverpool"; sel("#records-form").requestSubmit(); })
+		.then(() => waitFor("Liverpool found", () => [...document.querySelectorAll("#r-results a")].some(a => a.textContent === "Liverpool"), 10000))
+		.then(() => [...document.querySelectorAll("#r-results a")].find(a => a.textContent === "Liverpool").click())
+		.then(() => waitFor("the team's form", () => shown("#edit") && sel("#f-strTeam") && sel("#f-strTeam").value === "Liverpool", 10000))
+		.then(() => { sel("#f-idLeague").value = "EPL"; sel("#f-strKeywords").value = "The Kop"; sel("#edit-form").requestSubmit(); })
+		.then(() => waitFor("the 422 by field", () => sel('.field.invalid[data-field="idLeague"] .problem').textContent !== "", 10000))`, nil)
+	shot("7-edit-422")
+	b.eval(`sel("#f-idLeague").value = "4328"; sel("#edit-form").requestSubmit();
+		waitFor("saved", () => text("#message") === "Saved." && !document.querySelector(".field.invalid"), 10000)`, nil)
+	if team := read(t, env, "team", away); team["strKeywords"] != "The Kop" || team["idLeague"] != "4328" {
+		t.Errorf("the edited team: keywords %v league %v", team["strKeywords"], team["idLeague"])
+	}
+	if r := env.Get(t, "/api/v2/json/records/team/"+away+"/history", "X-API-KEY", env.PremiumKey); !strings.Contains(string(r.Body), `"strKeywords":"The Kop"`) {
+		t.Errorf("the team's history does not show the edit: %.300s", r.Body)
+	}
+
 	// A phone: 375 px wide, nothing wider than the screen.
+	b.eval(fmt.Sprintf(`location.hash = "#/event/%s";
+		waitFor("the score again", () => shown("#score") && text("#away-score") === "2" && sel("#live").dataset.state === "open", 10000)`, id), nil)
 	b.viewport(375, 812, true)
 	var width int
 	b.eval(`waitFor("the narrow layout", () => document.documentElement.clientWidth === 375, 10000).then(() => document.documentElement.scrollWidth)`, &width)
 	if width > 375 {
 		t.Errorf("the page is %d px wide on a 375 px screen", width)
 	}
-	shot("7-phone-375")
+	shot("8-phone-375")
 
 	var foreign []string
 	b.eval(`performance.getEntriesByType("resource").map(e => e.name).filter(u => !u.startsWith(location.origin + "/"))`, &foreign)

@@ -65,10 +65,10 @@ function failure(r) {
 }
 
 // views are the sections each view shows.
-const views = {signin: ["signin"], find: ["find", "create"], score: ["score"]};
+const views = {signin: ["signin"], find: ["find", "create", "records"], score: ["score"], edit: ["edit"]};
 
 function show(view) {
-  for (const id of ["signin", "find", "create", "score"]) $(id).hidden = !views[view].includes(id);
+  for (const id of ["signin", "find", "create", "records", "score", "edit"]) $(id).hidden = !views[view].includes(id);
   $("signout").hidden = view === "signin";
 }
 
@@ -135,7 +135,7 @@ function options(sel, pairs) {
   }
 }
 
-async function list(path, field) {
+async function listOf(path, field) {
   const r = await call("GET", path);
   if (r.status !== 200) {
     failure(r);
@@ -146,7 +146,7 @@ async function list(path, field) {
 
 async function loadLeagues() {
   if ($("c-league").options.length) return;
-  const leagues = await list("/all/leagues", "all");
+  const leagues = await listOf("/all/leagues", "all");
   options($("c-league"), leagues.map((l) => [String(l.idLeague), l.strLeague + " (" + l.strSport + ")"]));
   $("c-id").value = "9" + String(Date.now()).slice(-8);
 }
@@ -155,7 +155,7 @@ async function leagueChosen() {
   const id = $("c-league").value;
   for (const s of ["c-season", "c-home", "c-away", "c-venue"]) options($(s), []);
   if (!id) return;
-  const [seasons, teams] = await Promise.all([list("/list/seasons/" + id, "list"), list("/list/teams/" + id, "list")]);
+  const [seasons, teams] = await Promise.all([listOf("/list/seasons/" + id, "list"), listOf("/list/teams/" + id, "list")]);
   options($("c-season"), seasons.map((s) => [s.strSeason, s.strSeason]).reverse());
   const pairs = teams.map((t) => [String(t.idTeam), t.strTeam]);
   options($("c-home"), pairs);
@@ -170,7 +170,7 @@ async function teamsChosen() {
   const venues = [];
   for (const id of [$("c-home").value, $("c-away").value]) {
     if (!id) continue;
-    const [team] = await list("/lookup/team/" + id, "lookup");
+    const [team] = await listOf("/lookup/team/" + id, "lookup");
     if (team && team.idVenue && !venues.some((v) => v[0] === String(team.idVenue))) {
       venues.push([String(team.idVenue), team.strStadium || "Venue " + team.idVenue]);
     }
@@ -200,6 +200,98 @@ async function create(ev) {
     return;
   }
   if (r.status === 412) return message("Event " + id + " exists already: choose another id.", "error");
+  failure(r);
+}
+
+// ---- Edit any record ----
+
+// searchable are the kinds v2 searches by name, and the field that names a record.
+const searchable = {event: "strEvent", team: "strTeam", player: "strPlayer", league: "strLeague", venue: "strVenue"};
+
+async function findRecord(ev) {
+  ev.preventDefault();
+  const kind = $("r-kind").value, q = $("r-q").value.trim();
+  const results = $("r-results");
+  results.textContent = "";
+  if (/^\d+$/.test(q)) {
+    location.hash = "#/record/" + kind + "/" + q;
+    return;
+  }
+  const found = await listOf("/search/" + kind + "/" + encodeURIComponent(q), "search");
+  if (!found.length) return message("No " + kind + " by that name.", "");
+  clearMessage();
+  const idField = "id" + kind[0].toUpperCase() + kind.slice(1);
+  for (const r of found) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = "#/record/" + kind + "/" + r[idField];
+    a.textContent = r[searchable[kind]] || r[idField];
+    li.appendChild(a);
+    results.appendChild(li);
+  }
+}
+
+const editing = {kind: "", id: "", record: null, etag: ""};
+
+// openRecord reads a record and shows every field of its kind in a form.
+async function openRecord() {
+  const r = await call("GET", "/records/" + editing.kind + "/" + encodeURIComponent(editing.id));
+  if (r.status !== 200) return failure(r);
+  editing.record = r.body.record;
+  editing.etag = r.etag;
+  $("edit-title").textContent = editing.kind + " " + editing.id;
+  const box = $("edit-fields");
+  box.textContent = "";
+  for (const [name, value] of Object.entries(editing.record)) {
+    const div = document.createElement("div");
+    div.className = "field";
+    div.dataset.field = name;
+    const label = document.createElement("label");
+    label.textContent = name;
+    label.htmlFor = "f-" + name;
+    const input = document.createElement("input");
+    input.id = "f-" + name;
+    input.value = value === null ? "" : value;
+    const problem = document.createElement("div");
+    problem.className = "problem";
+    div.append(label, input, problem);
+    box.appendChild(div);
+  }
+}
+
+// saveRecord sends the fields changed since the read as a merge patch (an emptied field is
+// null), on the read's ETag; a 422's problems are shown by their fields.
+async function saveRecord(ev) {
+  ev.preventDefault();
+  const patch = {};
+  for (const [name, value] of Object.entries(editing.record)) {
+    const now = $("f-" + name).value;
+    if (now !== (value === null ? "" : value)) patch[name] = now === "" ? null : now;
+  }
+  for (const div of $("edit-fields").children) {
+    div.classList.remove("invalid");
+    div.querySelector(".problem").textContent = "";
+  }
+  if (!Object.keys(patch).length) return message("Nothing changed.", "");
+  const r = await call("PATCH", "/records/" + editing.kind + "/" + encodeURIComponent(editing.id), patch, {"If-Match": editing.etag});
+  if (r.status === 200) {
+    await openRecord();
+    message("Saved.", "ok");
+    return;
+  }
+  if (r.status === 422 && r.body && r.body.errors) {
+    for (const e of r.body.errors) {
+      const div = $("edit-fields").querySelector('[data-field="' + CSS.escape(e.field) + '"]');
+      if (div) {
+        div.classList.add("invalid");
+        div.querySelector(".problem").textContent = e.problem;
+      }
+    }
+  }
+  if (r.status === 412) {
+    await openRecord();
+    return message("Another editor changed this record first; it is shown as it now is. Make your change again.", "conflict");
+  }
   failure(r);
 }
 
@@ -340,6 +432,15 @@ async function route() {
     show("signin");
     return;
   }
+  const rec = /^#\/record\/([a-z]+)\/(\d+)$/.exec(location.hash);
+  if (rec) {
+    stopLive();
+    editing.kind = rec[1];
+    editing.id = rec[2];
+    show("edit");
+    await openRecord();
+    return;
+  }
   const m = /^#\/event\/(\d+)$/.exec(location.hash);
   if (!m) {
     stopLive();
@@ -359,6 +460,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("signout").addEventListener("click", signOut);
   $("find-form").addEventListener("submit", find);
   $("create-form").addEventListener("submit", create);
+  $("records-form").addEventListener("submit", findRecord);
+  $("edit-form").addEventListener("submit", saveRecord);
   $("c-league").addEventListener("change", leagueChosen);
   $("c-home").addEventListener("change", teamsChosen);
   $("c-away").addEventListener("change", teamsChosen);
