@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"net/http"
 	"runtime/debug"
 	"time"
 
+	"sportsdb/internal/admin"
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/records"
 	"sportsdb/internal/api/sportarr"
@@ -45,7 +47,8 @@ func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
 		Surfaces: append(surfaces, extra...),
 		Writes:   writes,
 		LiveView: v2.RecordView,
-		Docs:     docs{openapi.NewHandler(func() openapi.Source { return openapi.For(a1, a2, table, version()) })},
+		Docs: pages{docs{openapi.NewHandler(func() openapi.Source { return openapi.For(a1, a2, table, version()) })},
+			admin.Handler{}},
 	}
 }
 
@@ -53,6 +56,37 @@ func Mounts(deps api.Deps, extra ...server.Surface) server.Mounts {
 type docs struct{ *openapi.Handler }
 
 func (docs) Routes() []string { return openapi.Routes }
+
+// pages are the keyless pages the server serves (the API's document, the scorekeeper's
+// page), each asked in turn whether a path is its own.
+type pages []server.Docs
+
+func (ps pages) Route(path string) (string, bool) {
+	for _, p := range ps {
+		if name, ok := p.Route(path); ok {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+func (ps pages) Serve(w http.ResponseWriter, r *http.Request, notFound func(), fail func(error)) {
+	for _, p := range ps {
+		if _, ok := p.Route(r.URL.EscapedPath()); ok {
+			p.Serve(w, r, notFound, fail)
+			return
+		}
+	}
+	notFound()
+}
+
+func (ps pages) Routes() []string {
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Routes()...)
+	}
+	return names
+}
 
 // version is the module version the binary was built as, the document's version.
 func version() string {

@@ -19,7 +19,8 @@ type Mounts struct {
 	// Writes are the API paths that change stored records (the records API); nil serves
 	// none. Its table is asked for an API path before the APIs', whatever the method.
 	Writes Writes
-	// Docs is the API's document and reference page; nil serves none.
+	// Docs are the keyless pages: the API's document and reference page, the
+	// scorekeeper's page; nil serves none.
 	Docs Docs
 	// LiveView is the view a record of each kind is written in on the change feed and
 	// streams (v2's).
@@ -67,7 +68,7 @@ type Writes interface {
 	Routes() []string
 }
 
-// Docs is the API's document, served without a key.
+// Docs are pages served without a key (the API's document, the scorekeeper's page).
 type Docs interface {
 	// Route names a path of the document, or ok is false for a path not its own.
 	Route(path string) (route string, ok bool)
