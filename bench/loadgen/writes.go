@@ -192,12 +192,14 @@ func writeBody(w *writeRec) (string, []byte) {
 
 // writesRun is one run: the readers' result and what the writes measured.
 type writesRun struct {
-	res          result
-	Writes       int     `json:"writes"`
-	WriteErrors  int     `json:"write_errors"`
-	WritesPerSec float64 `json:"writes_per_s"`
-	WriteP50     float64 `json:"write_p50_ms"`
-	WriteP99     float64 `json:"write_p99_ms"`
+	res         result
+	Writes      int `json:"writes"`
+	WriteErrors int `json:"write_errors"`
+	// FirstWriteError names the first write refused (HTTP 0: no answer).
+	FirstWriteError string  `json:"first_write_error,omitempty"`
+	WritesPerSec    float64 `json:"writes_per_s"`
+	WriteP50        float64 `json:"write_p50_ms"`
+	WriteP99        float64 `json:"write_p99_ms"`
 	// From the write's answer (its commit came before it) to its arrival on the last stream;
 	// ArrivalSentP99 from when it was sent, a bound from above.
 	ArrivalP50     float64 `json:"arrival_all_p50_ms"`
@@ -305,13 +307,26 @@ func (run *writesRun) summarise(writes []*writeRec, seen [][]sighting, span time
 	for _, w := range writes {
 		run.Writes++
 		if w.status/100 != 2 {
+			if run.WriteErrors == 0 {
+				run.FirstWriteError = fmt.Sprintf("%s %s: HTTP %d", w.kind, w.id, w.status)
+			}
 			run.WriteErrors++
 			continue
 		}
 		ok = append(ok, w)
 		lat = append(lat, w.answd.Sub(w.due))
 	}
-	run.WritesPerSec = round(float64(len(ok))/span.Seconds(), 1)
+	// Sustained: the writes answered over the time from the first one due to the last answer
+	// (the span, or longer when the writes fell behind).
+	elapsed := span
+	if len(ok) > 0 {
+		first, last := ok[0].due, ok[0].answd
+		for _, w := range ok {
+			first, last = minTime(first, w.due), maxTime(last, w.answd)
+		}
+		elapsed = max(span, last.Sub(first))
+	}
+	run.WritesPerSec = round(float64(len(ok))/elapsed.Seconds(), 1)
 	slices.Sort(lat)
 	if len(lat) > 0 {
 		run.WriteP50, run.WriteP99 = ms(percentile(lat, 50)), ms(percentile(lat, 99))
@@ -516,6 +531,20 @@ func sendWrites(ctx context.Context, c writesConfig, start time.Time, span time.
 	close(due)
 	wg.Wait()
 	return all
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // loadAverage is the machine's load average (1, 5, 15 minutes), as uptime shows it.

@@ -106,6 +106,16 @@ func TestWritesSummary(t *testing.T) {
 	if r.ArrivalP50 != 0 || r.ArrivalMax != 100 || r.ArrivalSentP99 != 118 || r.WriteP99 != 20 {
 		t.Errorf("arrival p50 %v, max %v, from sent p99 %v, write p99 %v; want 0, 100, 118, 20", r.ArrivalP50, r.ArrivalMax, r.ArrivalSentP99, r.WriteP99)
 	}
+	// Writes that fell behind count over the time to the last answer.
+	late := []*writeRec{
+		{kind: "event", id: "1", seq: 5, due: ms(0), sent: ms(0), answd: ms(1000), status: 200},
+		{kind: "event", id: "1", seq: 6, due: ms(500), sent: ms(1000), answd: ms(2000), status: 200},
+	}
+	var lr writesRun
+	lr.summarise(late, nil, time.Second)
+	if lr.WritesPerSec != 1 || lr.WriteP99 != 1500 {
+		t.Errorf("late writes: %v/s, p99 %v ms; want 1/s, 1500 ms", lr.WritesPerSec, lr.WriteP99)
+	}
 	off := []writesRun{{res: result{RPS: 1000}}}
 	on := []writesRun{{res: result{RPS: 850}, ArrivalP99: 1200}}
 	ts := writesTargets(off, on)
