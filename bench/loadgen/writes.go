@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -149,8 +150,8 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 			r.res.Server = *label
-			fmt.Fprintf(stderr, "%s: %.0f reads/s, %d errors, %.1f writes/s (write p99 %.1f ms), arrival p99 %.0f ms, %d missed, server CPU %.0f µs an answer, cache hit ratio %.3f, load %s\n",
-				r.res.Workload, r.res.RPS, r.res.Errors, r.WritesPerSec, r.WriteP99, r.ArrivalP99, r.Missed, r.CPUPerAnswer, r.HitRatio, r.Load)
+			fmt.Fprintf(stderr, "%s: %.0f reads/s, %d errors, %.1f writes/s (write p99 %.1f ms), arrival p99 %.0f ms, %d missed, server CPU %.0f µs an answer, cache hit ratio %.3f, loadgen %.2f cores, load %s\n",
+				r.res.Workload, r.res.RPS, r.res.Errors, r.WritesPerSec, r.WriteP99, r.ArrivalP99, r.Missed, r.CPUPerAnswer, r.HitRatio, r.LoadgenCores, r.Load)
 			runs = append(runs, r)
 		}
 	}
@@ -209,7 +210,10 @@ type writesRun struct {
 	Missed         int     `json:"missed"`
 	CPUPerAnswer   float64 `json:"server_cpu_us_per_answer"`
 	HitRatio       float64 `json:"cache_hit_ratio"`
-	Load           string  `json:"load_average"`
+	// LoadgenCores is the load generator's own CPU over the run (readers, writers and stream
+	// readers), in cores: on one machine it is taken from the server.
+	LoadgenCores float64 `json:"loadgen_cpu_cores"`
+	Load         string  `json:"load_average"`
 }
 
 // runWrites drives one run of the readers, with the writers beside them when writing; the
@@ -220,6 +224,7 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 	if err != nil {
 		return run, err
 	}
+	cpu0, t0 := ownCPU(), time.Now()
 	seen := make([][]sighting, len(streams))
 	stop := make(chan struct{})
 	var rd sync.WaitGroup
@@ -263,6 +268,7 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 		return run, err
 	}
 	run.Load = loadAverage()
+	run.LoadgenCores = round((ownCPU()-cpu0).Seconds()/time.Since(t0).Seconds(), 2)
 	if writing {
 		time.Sleep(c.settle)
 	}
@@ -531,6 +537,15 @@ func sendWrites(ctx context.Context, c writesConfig, start time.Time, span time.
 	close(due)
 	wg.Wait()
 	return all
+}
+
+// ownCPU is the user and system CPU time this process has used.
+func ownCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func minTime(a, b time.Time) time.Time {
