@@ -89,7 +89,7 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.IntVar(&c.runs, "runs", 1, "pairs of runs, reads alone then with writes")
 	fs.StringVar(&c.pprof, "pprof", "", "the server's --pprof address, for -cpu-profile")
 	fs.StringVar(&c.profile, "cpu-profile", "", "with -pprof: the server's CPU profile over the run with writes (the last one, with -runs above 1)")
-	fs.DurationVar(&c.settle, "settle", 3*time.Second, "how long the last writes are awaited on the streams")
+	fs.DurationVar(&c.settle, "settle", 10*time.Second, "how long the last writes are awaited on the streams (a write that has not reached every stream by then counts as arriving then)")
 	nEvents := fs.Int("events", 20, "events the score updates go to")
 	nTeams := fs.Int("teams", 20, "teams the record edits go to")
 	if err := fs.Parse(args); err != nil {
@@ -272,6 +272,7 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 	if writing {
 		time.Sleep(c.settle)
 	}
+	stopAt := time.Now()
 	close(stop)
 	// A reader blocked in a read wakes up at the next event or ping; a deadline ends it.
 	for _, s := range streams {
@@ -302,12 +303,14 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 	if !writing {
 		return run, nil
 	}
-	run.summarise(writes, seen, c.load.warmup+c.load.duration)
+	run.summarise(writes, seen, c.load.warmup+c.load.duration, stopAt)
 	return run, nil
 }
 
-// summarise fills the write figures from the writes sent over span and the streams' sightings.
-func (run *writesRun) summarise(writes []*writeRec, seen [][]sighting, span time.Duration) {
+// summarise fills the write figures from the writes sent over span and the streams'
+// sightings, read until stopAt: a write that has not reached every stream by then counts as
+// arriving at stopAt (a bound from below), so that missed writes raise the percentiles.
+func (run *writesRun) summarise(writes []*writeRec, seen [][]sighting, span time.Duration, stopAt time.Time) {
 	var lat []time.Duration
 	var ok []*writeRec
 	for _, w := range writes {
@@ -342,7 +345,7 @@ func (run *writesRun) summarise(writes []*writeRec, seen [][]sighting, span time
 	var fromAnswer, fromSent []time.Duration
 	for i, w := range ok {
 		if last[i].IsZero() {
-			continue
+			last[i] = stopAt
 		}
 		fromAnswer = append(fromAnswer, max(0, last[i].Sub(w.answd)))
 		fromSent = append(fromSent, last[i].Sub(w.sent))

@@ -98,7 +98,7 @@ func TestWritesSummary(t *testing.T) {
 	}
 	seen := [][]sighting{{{kind: "event", id: "1", seq: 1, at: ms(5)}, {kind: "team", id: "9", seq: 2, at: ms(130)}}}
 	var r writesRun
-	r.summarise(writes, seen, time.Second)
+	r.summarise(writes, seen, time.Second, ms(2000))
 	if r.Writes != 3 || r.WriteErrors != 1 || r.WritesPerSec != 2 || r.Missed != 0 {
 		t.Errorf("writes %d, errors %d, %v/s, missed %d; want 3, 1, 2/s, 0", r.Writes, r.WriteErrors, r.WritesPerSec, r.Missed)
 	}
@@ -112,9 +112,15 @@ func TestWritesSummary(t *testing.T) {
 		{kind: "event", id: "1", seq: 6, due: ms(500), sent: ms(1000), answd: ms(2000), status: 200},
 	}
 	var lr writesRun
-	lr.summarise(late, nil, time.Second)
+	lr.summarise(late, nil, time.Second, ms(3000))
 	if lr.WritesPerSec != 1 || lr.WriteP99 != 1500 {
 		t.Errorf("late writes: %v/s, p99 %v ms; want 1/s, 1500 ms", lr.WritesPerSec, lr.WriteP99)
+	}
+	// A write not seen on every stream counts as arriving when the streams stopped being read.
+	var mr writesRun
+	mr.summarise(writes[:1], [][]sighting{nil}, time.Second, ms(510))
+	if mr.Missed != 1 || mr.ArrivalMax != 500 {
+		t.Errorf("missed write: missed %d, arrival max %v ms; want 1, 500", mr.Missed, mr.ArrivalMax)
 	}
 	off := []writesRun{{res: result{RPS: 1000}}}
 	on := []writesRun{{res: result{RPS: 850}, ArrivalP99: 1200}}
