@@ -325,11 +325,14 @@ func (p *poller) liveTargets(ctx context.Context, list []line, scores, events in
 }
 
 // lookedUpEvent is the event id a request target looks up, or "".
-func lookedUpEvent(target string) string {
-	if _, rest, ok := strings.Cut(target, "/api/v2/json/lookup/event/"); ok {
+func lookedUpEvent(target string) string { return lookedUp(target, "event") }
+
+// lookedUp is the id of the kind (event, team) a request target looks up, v2 or v1, or "".
+func lookedUp(target, kind string) string {
+	if _, rest, ok := strings.Cut(target, "/api/v2/json/lookup/"+kind+"/"); ok {
 		return rest
 	}
-	if _, rest, ok := strings.Cut(target, "/lookupevent.php?id="); ok {
+	if _, rest, ok := strings.Cut(target, "/lookup"+kind+".php?id="); ok {
 		id, _, _ := strings.Cut(rest, "&")
 		return id
 	}

@@ -11,6 +11,7 @@
 //	loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
 //	loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
 //	loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] (live.go)
+//	loadgen writes -addr HOST:PORT -list FILE -premium FILE -editors FILE -stream-key FILE [-n N] [-rate R] (writes.go)
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
@@ -42,6 +43,7 @@ const usage = `usage:
   loadgen rekey  -list FILE -out FILE -from KEYFILE,... -to KEYFILE,...
   loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
   loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] [-sportsdb BIN]
+  loadgen writes -addr HOST:PORT -list FILE -premium FILE -editors FILE -stream-key FILE [-n N] [-rate R] [-c N] [-d DUR] [-runs N] [-label S] [-out FILE]
 `
 
 func main() {
@@ -77,6 +79,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return streamsCmd(ctx, args[1:], stdout, stderr)
 	case "live":
 		return liveCmd(ctx, args[1:], stdout, stderr)
+	case "writes":
+		return writesCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
