@@ -308,6 +308,11 @@ func (k *worker) step(ctx context.Context) error {
 		if k.cursor == store.NoCursor {
 			k.cursor = w.StartCursor
 		}
+	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL {
+		// Lapsed: another replica may have held it meanwhile and moved the cursor, so the
+		// state this worker holds is no longer the store's. It starts over from the store.
+		k.lost()
+		return store.ErrLeaseLost
 	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL/3 {
 		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
 		if err != nil && now.Sub(k.renewed) < k.d.o.LeaseTTL {
