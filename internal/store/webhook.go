@@ -63,6 +63,10 @@ type Webhooks interface {
 	UpdateWebhook(ctx context.Context, w Webhook) error
 	// SetWebhookState writes a webhook's state; ErrNotFound when there is none.
 	SetWebhookState(ctx context.Context, id string, s WebhookState) error
+	// SetActiveWebhookState writes a webhook's state only while it is active, as its
+	// deliverer does: ErrNotFound when there is none or it was disabled meanwhile, so a
+	// disable that came during a delivery is never written over.
+	SetActiveWebhookState(ctx context.Context, id string, s WebhookState) error
 	// DeleteWebhook removes one; ErrNotFound when there is none.
 	DeleteWebhook(ctx context.Context, id string) error
 }

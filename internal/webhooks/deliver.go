@@ -394,7 +394,10 @@ func (k *worker) expired(ctx context.Context) error {
 		return err
 	}
 	k.w.LastError = fmt.Sprintf("the changes after cursor %d were no longer kept; resumed after cursor %d", k.cursor, latest)
-	if err := k.d.src.SetWebhookState(ctx, k.w.ID, k.w.WebhookState); err != nil {
+	if err := k.d.src.SetActiveWebhookState(ctx, k.w.ID, k.w.WebhookState); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errStop
+		}
 		return err
 	}
 	return k.save(ctx, latest)
@@ -481,7 +484,11 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 			ev.Disabled = true
 		}
 	}
-	if err := k.d.src.SetWebhookState(ctx, k.w.ID, *s); err != nil {
+	// Only while still active: a disable that came during the request stands.
+	if err := k.d.src.SetActiveWebhookState(ctx, k.w.ID, *s); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return Event{}, errStop
+		}
 		return Event{}, err
 	}
 	return ev, nil

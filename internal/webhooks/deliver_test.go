@@ -323,6 +323,20 @@ func TestEnableRetriesAtOnceAndDisableStops(t *testing.T) {
 	if err := st.SetWebhookState(ctx, h.ID, store.WebhookState{Status: store.WebhookDisabled, Reason: "disabled by a key"}); err != nil {
 		t.Fatal(err)
 	}
+	// The deliverer sees the disable at its next read of the webhooks, and the worker gives
+	// its lease back: from then on nothing may reach the receiver.
+	for deadline := time.Now().Add(waitFor); ; time.Sleep(time.Millisecond) {
+		ok, err := st.TakePushLease(ctx, pushName(h.ID), "probe", clk.Now(), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker of the disabled webhook kept its lease")
+		}
+	}
 	write(t, st, team("2", "B", "4328"))
 	other.next(t)
 	time.Sleep(50 * time.Millisecond) // a bound only: the disabled webhook must get nothing

@@ -15,7 +15,7 @@ import (
 const webhookColumns = `id, owner, url, kinds, league, team, secret, created_ms, start_cursor,
 status, reason, failures, failing_since_ms, last_status, last_error, last_delivery_ms, next_attempt_ms`
 
-type webhookSQL struct{ add, one, list, update, state, del string }
+type webhookSQL struct{ add, one, list, update, state, activeState, del string }
 
 func newWebhookSQL(d Dialect) webhookSQL {
 	ph := numbered(d)
@@ -23,7 +23,7 @@ func newWebhookSQL(d Dialect) webhookSQL {
 	for i := range params {
 		params[i] = ph(i + 1)
 	}
-	return webhookSQL{
+	q := webhookSQL{
 		add:  `INSERT INTO webhooks (` + webhookColumns + `) VALUES (` + strings.Join(params, ", ") + `)`,
 		one:  `SELECT ` + webhookColumns + ` FROM webhooks WHERE id = ` + ph(1),
 		list: `SELECT ` + webhookColumns + ` FROM webhooks ORDER BY created_ms, id`,
@@ -34,6 +34,8 @@ func newWebhookSQL(d Dialect) webhookSQL {
 			`, last_delivery_ms = ` + ph(8) + `, next_attempt_ms = ` + ph(9) + ` WHERE id = ` + ph(1),
 		del: `DELETE FROM webhooks WHERE id = ` + ph(1),
 	}
+	q.activeState = q.state + ` AND status = '` + store.WebhookActive + `'`
+	return q
 }
 
 func stateArgs(s store.WebhookState) []any {
@@ -117,6 +119,11 @@ func (db *DB) UpdateWebhook(ctx context.Context, w store.Webhook) error {
 // SetWebhookState writes a webhook's state (store.Webhooks).
 func (db *DB) SetWebhookState(ctx context.Context, id string, s store.WebhookState) error {
 	return db.changeWebhook(ctx, "webhook state", newWebhookSQL(db.c.Dialect).state, append([]any{id}, stateArgs(s)...)...)
+}
+
+// SetActiveWebhookState writes a webhook's state while it is active (store.Webhooks).
+func (db *DB) SetActiveWebhookState(ctx context.Context, id string, s store.WebhookState) error {
+	return db.changeWebhook(ctx, "webhook state", newWebhookSQL(db.c.Dialect).activeState, append([]any{id}, stateArgs(s)...)...)
 }
 
 // DeleteWebhook removes a webhook and its progress (store.Webhooks).

@@ -40,6 +40,12 @@ func Webhooks(t *testing.T, st store.Store) {
 	if err := ws.SetWebhookState(ctx, w.ID, w.WebhookState); err != nil {
 		t.Fatal(err)
 	}
+	// The deliverer's write of a disabled webhook's state changes nothing: the disable stands.
+	active := w.WebhookState
+	active.Status, active.Reason, active.Failures = store.WebhookActive, "", 0
+	if err := ws.SetActiveWebhookState(ctx, w.ID, active); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deliverer's state write over a disabled webhook: %v, want ErrNotFound", err)
+	}
 	list, err := ws.ListWebhooks(ctx)
 	if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0], w) {
 		t.Fatalf("list %+v, %v; want [%+v]", list, err, w)
