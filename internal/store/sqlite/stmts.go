@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"time"
 )
 
 // maxStmts bounds the prepared statements kept. Find's statements have few texts (one per
@@ -15,17 +16,39 @@ const maxStmts = 512
 // statement it runs anew, and preparing was a noticeable share of a search's CPU: a
 // statement prepared on the pool is prepared once per connection, then reused
 // (Tx.StmtContext reuses it on the transaction's connection).
+//
+// A statement first met inside a transaction is not prepared there and then: preparing on
+// the pool takes a connection of the pool while the transaction holds one, and when every
+// connection was held that way (the searches of a start's first burst), each waited for
+// another to free and none did until the requests' deadlines. It runs unprepared, and is
+// prepared beside it, by a goroutine that holds no connection while it waits for one.
 type stmts struct {
-	db *sql.DB
-	mu sync.Mutex
-	m  map[string]*sql.Stmt
+	db        *sql.DB
+	mu        sync.Mutex
+	m         map[string]*sql.Stmt
+	preparing map[string]bool
+	aside     sync.WaitGroup // the preparations under way beside transactions
+	closed    bool
 }
 
-// get returns the prepared statement of query, or nil when it is not kept.
-func (c *stmts) get(ctx context.Context, query string) (*sql.Stmt, error) {
+// get returns the prepared statement of query, or nil when it is not kept (yet). inTx says
+// the caller holds a connection of the pool.
+func (c *stmts) get(ctx context.Context, query string, inTx bool) (*sql.Stmt, error) {
 	c.mu.Lock()
 	st, ok := c.m[query]
-	full := len(c.m) >= maxStmts
+	full := len(c.m)+len(c.preparing) >= maxStmts
+	if !ok && !full && inTx {
+		if !c.preparing[query] && !c.closed {
+			if c.preparing == nil {
+				c.preparing = map[string]bool{}
+			}
+			c.preparing[query] = true
+			c.aside.Add(1)
+			go c.prepareAside(query)
+		}
+		c.mu.Unlock()
+		return nil, nil
+	}
 	c.mu.Unlock()
 	if ok || full {
 		return st, nil
@@ -34,23 +57,46 @@ func (c *stmts) get(ctx context.Context, query string) (*sql.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.keep(query, st), nil
+}
+
+// prepareAside prepares query on the pool for the next requests.
+func (c *stmts) prepareAside(query string) {
+	defer c.aside.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := c.db.PrepareContext(ctx, query)
+	c.mu.Lock()
+	delete(c.preparing, query)
+	c.mu.Unlock()
+	if err == nil {
+		c.keep(query, st)
+	}
+}
+
+// keep adds a statement prepared on the pool, unless another was kept meanwhile or the
+// statements were closed; it returns the one kept.
+func (c *stmts) keep(query string, st *sql.Stmt) *sql.Stmt {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.m[query]; ok {
-		// Prepared by another request meanwhile.
+	if old, ok := c.m[query]; ok || c.closed {
+		// Prepared by another request meanwhile, or too late.
 		st.Close()
-		return old, nil
+		if c.closed {
+			return nil
+		}
+		return old
 	}
 	if c.m == nil {
 		c.m = map[string]*sql.Stmt{}
 	}
 	c.m[query] = st
-	return st, nil
+	return st
 }
 
 // query runs query on the pool, or in tx when tx is not nil, through its prepared statement.
 func (c *stmts) query(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
-	st, err := c.get(ctx, query)
+	st, err := c.get(ctx, query, tx != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +115,7 @@ func (c *stmts) query(ctx context.Context, tx *sql.Tx, query string, args ...any
 func (c *stmts) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.closed = true
 	var first error
 	for q, st := range c.m {
 		if err := st.Close(); err != nil && first == nil {

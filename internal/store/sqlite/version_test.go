@@ -43,3 +43,32 @@ func TestDataVersionWithEveryReadConnectionHeld(t *testing.T) {
 		t.Fatalf("DataVersion after a reset, with every read connection held: %v", err)
 	}
 }
+
+// A statement first met inside a transaction, while every read connection is held by one,
+// runs at once: preparing it on the pool would wait for a connection only a finished
+// transaction frees (a start's first burst of searches failed this way).
+func TestFirstStatementInATransactionWithEveryConnectionHeld(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	var txs []*sql.Tx
+	for range s.readConns {
+		tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	defer func() {
+		for _, tx := range txs {
+			tx.Rollback()
+		}
+	}()
+	// The bound only turns a hang into a failure.
+	bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	rows, err := s.stmts.query(bounded, txs[0], `SELECT count(*) FROM team WHERE seq > ?`, 0)
+	if err != nil {
+		t.Fatalf("a first statement in a transaction, with every read connection held: %v", err)
+	}
+	rows.Close()
+}
