@@ -22,7 +22,9 @@ func SweepLiveScores(st store.Records, clk clock.Clock, logger *slog.Logger) (st
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		records.SweepEvery(ctx, st, clk.Now, liveSweepInterval, func(err error) {
+		t := time.NewTicker(liveSweepInterval)
+		defer t.Stop()
+		records.SweepEvery(ctx, st, clk.Now, t.C, func(err error) {
 			logger.Warn("live score sweep failed", "err", err)
 		})
 	}()

@@ -149,11 +149,10 @@ func expired(r record.Record, now time.Time) bool {
 	return err == nil && !now.Before(at.Add(LiveKept))
 }
 
-// SweepEvery runs Sweep every interval until ctx ends, on the data clock now, reporting
-// failures to fail (a database down is tried again at the next round).
-func SweepEvery(ctx context.Context, st store.Records, now func() time.Time, interval time.Duration, fail func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
+// SweepEvery runs Sweep at once and at every tick until ctx ends, on the data clock now,
+// reporting failures to fail (a database down is tried again at the next tick). A tick is
+// taken only after the sweep before it has ended.
+func SweepEvery(ctx context.Context, st store.Records, now func() time.Time, ticks <-chan time.Time, fail func(error)) {
 	for {
 		if _, err := Sweep(ctx, st, now()); err != nil && ctx.Err() == nil {
 			fail(err)
@@ -161,7 +160,7 @@ func SweepEvery(ctx context.Context, st store.Records, now func() time.Time, int
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-ticks:
 		}
 	}
 }

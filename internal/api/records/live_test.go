@@ -139,32 +139,26 @@ func TestLiveScoreLeftAlone(t *testing.T) {
 	wantFields(t, "imported entry", recordOf(t, e.Get(t, livePath, "X-API-KEY", e.editor).Body), map[string]any{"idEvent": "1", "strStatus": "FT"})
 }
 
-// SweepEvery, as serve runs it, sweeps at once and then every interval, on the clock it is
+// SweepEvery, as serve runs it, sweeps at once and then at every tick, on the clock it is
 // given, until its context ends.
 func TestSweepEvery(t *testing.T) {
 	e, clk := newLiveEnv(t)
 	e.fixture(t, `{"idLeague":"9100001","idHomeTeam":"9000001","idAwayTeam":"9000002","strStatus":"1H"}`)
 	e.send(t, "PATCH", eventPath, e.editor, `{"strStatus":"FT"}`)
 	ctx, cancel := context.WithCancel(context.Background())
+	ticks := make(chan time.Time) // unbuffered: a tick is taken once the sweep before it ended
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		records.SweepEvery(ctx, e.Store, clk.Now, time.Millisecond, func(err error) { t.Errorf("sweep: %v", err) })
+		records.SweepEvery(ctx, e.Store, clk.Now, ticks, func(err error) { t.Errorf("sweep: %v", err) })
 	}()
 	defer func() { cancel(); <-done }()
+	ticks <- time.Time{} // the first sweep, at once, has ended
 	want(t, "kept while the clock stands", e.Get(t, livePath, "X-API-KEY", e.editor), 200, "")
 	clk.Advance(records.LiveKept)
-	// A bound, not a synchronisation: the sweep deletes the entry at its next round.
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		r := e.Get(t, livePath, "X-API-KEY", e.editor)
-		if r.Status == 404 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the sweep left the entry: %d %s", r.Status, r.Body)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	ticks <- time.Time{} // a sweep on the moved clock runs
+	ticks <- time.Time{} // and has ended
+	want(t, "swept two hours after the end", e.Get(t, livePath, "X-API-KEY", e.editor), 404, "")
 }
 
 // The entry of an in-play event is carried by the live score stream, as the v2 live score
