@@ -182,44 +182,6 @@ func clearRetained(t *testing.T, b Broker, filters ...string) {
 	}
 }
 
-// write stores records, one write each, and returns the cursor of the last change.
-func write(t *testing.T, st store.Store, recs ...record.Record) int64 {
-	t.Helper()
-	ctx := context.Background()
-	for _, r := range recs {
-		if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, r) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return latest(t, st)
-}
-
-func remove(t *testing.T, st store.Store, k *record.Kind, id string) int64 {
-	t.Helper()
-	ctx := context.Background()
-	if err := st.Write(ctx, func(tx store.Tx) error { return tx.(store.DeleteTx).Delete(ctx, k, id) }); err != nil {
-		t.Fatal(err)
-	}
-	return latest(t, st)
-}
-
-func latest(t *testing.T, st store.Store) int64 {
-	t.Helper()
-	c, err := st.LatestCursor(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func rec(k *record.Kind, fields ...string) record.Record {
-	r := k.NewRecord()
-	for i := 0; i+1 < len(fields); i += 2 {
-		r.Set(fields[i], record.Str(fields[i+1]))
-	}
-	return r
-}
-
 // payload is a stored record as the v2 lookup writes it.
 func payload(t *testing.T, st store.Store, k *record.Kind, id string) string {
 	t.Helper()
@@ -233,3 +195,11 @@ func payload(t *testing.T, st store.Store, k *record.Kind, id string) string {
 	}
 	return string(b)
 }
+
+// The store helpers of every store test.
+var (
+	rec    = storetest.Rec
+	write  = storetest.WriteEach
+	remove = storetest.Remove
+	latest = storetest.Latest
+)

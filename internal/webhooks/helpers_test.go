@@ -37,14 +37,6 @@ func openStore(t *testing.T) *sqlite.Store {
 	return storetest.Opened(t, func(ctx context.Context) (*sqlite.Store, error) { return sqlite.Open(ctx, path) })
 }
 
-func rec(k *record.Kind, fields ...string) record.Record {
-	r := k.NewRecord()
-	for i := 0; i+1 < len(fields); i += 2 {
-		r.Set(fields[i], record.Str(fields[i+1]))
-	}
-	return r
-}
-
 func team(id, name, league string) record.Record {
 	return rec(record.Team, "idTeam", id, "strTeam", name, "strSport", "Soccer", "idLeague", league)
 }
@@ -52,30 +44,6 @@ func team(id, name, league string) record.Record {
 func event(id, league, home, away string) record.Record {
 	return rec(record.Event, "idEvent", id, "strEvent", "Home vs Away", "idLeague", league, "idHomeTeam", home, "idAwayTeam", away,
 		"dateEvent", "2026-10-05", "strSport", "Soccer")
-}
-
-// write stores records, one write each, and returns the cursor of the last change.
-func write(t *testing.T, st store.Store, recs ...record.Record) int64 {
-	t.Helper()
-	ctx := context.Background()
-	for _, r := range recs {
-		if err := st.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, r) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := st.LatestCursor(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func remove(t *testing.T, st store.Store, k *record.Kind, id string) {
-	t.Helper()
-	ctx := context.Background()
-	if err := st.Write(ctx, func(tx store.Tx) error { return tx.(store.DeleteTx).Delete(ctx, k, id) }); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // delivery is one request a receiver got.
@@ -213,3 +181,10 @@ func verify(secret string, h http.Header, body []byte, now time.Time) error {
 	}
 	return fmt.Errorf("no signature matches")
 }
+
+// The store helpers of every store test.
+var (
+	rec    = storetest.Rec
+	write  = storetest.WriteEach
+	remove = storetest.Remove
+)

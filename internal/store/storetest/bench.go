@@ -15,7 +15,7 @@ import (
 func event(i int) record.Record {
 	day := time.Date(2020, 1, 1, 15, 0, 0, 0, time.UTC).Add(time.Duration(i%2000) * 24 * time.Hour)
 	home, away := strconv.Itoa(133600+i%500), strconv.Itoa(133600+(i+7)%500)
-	return rec(record.Event,
+	return Rec(record.Event,
 		"idEvent", strconv.Itoa(1000000+i), "strTimestamp", day.Format("2006-01-02T15:04:05"),
 		"strEvent", "Team "+home+" vs Team "+away, "strEventAlternate", "Team "+away+" @ Team "+home,
 		"strFilename", "Soccer League "+day.Format("2006-01-02")+" Team "+home+" vs Team "+away,
@@ -30,7 +30,7 @@ func event(i int) record.Record {
 
 // lineup returns a lineup entry, different for each i: a kind with one index, like most.
 func lineup(i int) record.Record {
-	return rec(record.Lineup, "idLineup", strconv.Itoa(500000+i), "idEvent", strconv.Itoa(1000000+i/22),
+	return Rec(record.Lineup, "idLineup", strconv.Itoa(500000+i), "idEvent", strconv.Itoa(1000000+i/22),
 		"strPosition", "Midfielder", "strHome", "Yes", "strSubstitute", "No", "intSquadNumber", strconv.Itoa(i%30),
 		"idPlayer", strconv.Itoa(34140000+i%9000), "strPlayer", "Player "+strconv.Itoa(i%9000),
 		"idTeam", strconv.Itoa(133600+i%500), "strTeam", "Team "+strconv.Itoa(i%500),

@@ -15,13 +15,13 @@ import (
 // filled again alike; a write that names none leaves it empty.
 func testChangeBy(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	before := latest(t, s)
+	before := Latest(t, s)
 	steps := []func(tx store.Tx) error{
 		func(tx store.Tx) error { // into an empty table
-			return tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "One"))
+			return tx.Upsert(ctx, Rec(record.Team, "idTeam", "1", "strTeam", "One"))
 		},
 		func(tx store.Tx) error { // over a stored record, and a delete
-			if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "2", "strTeam", "Two")); err != nil {
+			if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", "2", "strTeam", "Two")); err != nil {
 				return err
 			}
 			return tx.(store.DeleteTx).Delete(ctx, record.Team, "1")
@@ -30,7 +30,7 @@ func testChangeBy(t *testing.T, s store.Store) {
 			if err := tx.DeleteAll(ctx, record.Team); err != nil {
 				return err
 			}
-			return tx.Replace(ctx, rec(record.Team, "idTeam", "3", "strTeam", "Three"))
+			return tx.Replace(ctx, Rec(record.Team, "idTeam", "3", "strTeam", "Three"))
 		},
 	}
 	for i, step := range steps {
@@ -42,7 +42,7 @@ func testChangeBy(t *testing.T, s store.Store) {
 			t.Fatal(err)
 		}
 	}
-	put(t, s, rec(record.Team, "idTeam", "4", "strTeam", "Four"))
+	put(t, s, Rec(record.Team, "idTeam", "4", "strTeam", "Four"))
 	got, _, err := s.Changes(ctx, before, nil, 100)
 	if err != nil {
 		t.Fatal(err)

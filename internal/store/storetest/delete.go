@@ -32,7 +32,7 @@ func testDelete(t *testing.T, s store.Store) {
 	byName := store.Query{Kind: record.Team, Where: []store.Cond{op("strTeam", record.Name, store.Contains, "arsenal")}, Limit: 10}
 	// Searched once before, so that a store holding names in memory holds this one.
 	wantIDs(t, "by name before the delete", find(t, s, byName), "2")
-	v0, before := version(t, s), latest(t, s)
+	v0, before := version(t, s), Latest(t, s)
 	if err := deleteIn(s, record.Team, "2"); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
@@ -65,7 +65,7 @@ func testDelete(t *testing.T, s store.Store) {
 		!slices.Contains(got[0].Keys, store.IndexKey{Column: "n_strteam", Value: "arsenal"}) {
 		t.Fatalf("changes of the delete: %+v; want one bounded delete of team 2 with its league and name", got)
 	}
-	put(t, s, rec(record.Team, "idTeam", "2", "strTeam", "Arsenal"))
+	put(t, s, Rec(record.Team, "idTeam", "2", "strTeam", "Arsenal"))
 	if got := find(t, s, byName); !slices.Equal(got, []string{"2"}) {
 		t.Errorf("deleted team stored again: found %v, want [2]", got)
 	}
@@ -75,14 +75,14 @@ func testDelete(t *testing.T, s store.Store) {
 // transaction going; returned by fn, it rolls the whole write back.
 func testDeleteMissing(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"))
-	v0, before := version(t, s), latest(t, s)
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "One"))
+	v0, before := version(t, s), Latest(t, s)
 	err := deleteIn(s, record.Team, "1", "404")
 	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("delete of a missing record: err %v, want ErrNotFound", err)
 	}
-	if v := version(t, s); v != v0 || latest(t, s) != before || count(t, s, record.Team) != 1 {
-		t.Errorf("failed write kept something: version %d->%d, cursor %d->%d, %d teams", v0, v, before, latest(t, s), count(t, s, record.Team))
+	if v := version(t, s); v != v0 || Latest(t, s) != before || count(t, s, record.Team) != 1 {
+		t.Errorf("failed write kept something: version %d->%d, cursor %d->%d, %d teams", v0, v, before, Latest(t, s), count(t, s, record.Team))
 	}
 	err = s.Write(ctx, func(tx store.Tx) error {
 		if err := tx.(store.DeleteTx).Delete(ctx, record.Team, "404"); !errors.Is(err, store.ErrNotFound) {
@@ -91,7 +91,7 @@ func testDeleteMissing(t *testing.T, s store.Store) {
 		if err := tx.(store.DeleteTx).Delete(ctx, nil, "1"); !errors.Is(err, store.ErrBadQuery) {
 			t.Errorf("delete without a kind: err %v, want ErrBadQuery", err)
 		}
-		return tx.Upsert(ctx, rec(record.Team, "idTeam", "7", "strTeam", "Seven"))
+		return tx.Upsert(ctx, Rec(record.Team, "idTeam", "7", "strTeam", "Seven"))
 	})
 	if err != nil {
 		t.Fatalf("write going on after ErrNotFound: %v", err)
@@ -104,16 +104,16 @@ func testDeleteMissing(t *testing.T, s store.Store) {
 // it was is no change.
 func testDeleteInWrite(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"))
-	before := latest(t, s)
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "One"))
+	before := Latest(t, s)
 	err := s.Write(ctx, func(tx store.Tx) error {
 		d := tx.(store.DeleteTx)
 		for _, step := range []func() error{
-			func() error { return tx.Upsert(ctx, rec(record.Team, "idTeam", "2", "strTeam", "Two")) },
+			func() error { return tx.Upsert(ctx, Rec(record.Team, "idTeam", "2", "strTeam", "Two")) },
 			func() error { return d.Delete(ctx, record.Team, "2") },
 			func() error { return d.Delete(ctx, record.Team, "1") },
-			func() error { return tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "One")) },
-			func() error { return tx.Upsert(ctx, rec(record.Team, "idTeam", "3", "strTeam", "Three")) },
+			func() error { return tx.Upsert(ctx, Rec(record.Team, "idTeam", "1", "strTeam", "One")) },
+			func() error { return tx.Upsert(ctx, Rec(record.Team, "idTeam", "3", "strTeam", "Three")) },
 		} {
 			if err := step(); err != nil {
 				return err

@@ -37,7 +37,8 @@ func changes(t *testing.T, s store.Store, since int64, kinds ...*record.Kind) ([
 	}
 }
 
-func latest(t *testing.T, s store.Store) int64 {
+// Latest is the store's latest change cursor.
+func Latest(t testing.TB, s store.Store) int64 {
 	t.Helper()
 	n, err := s.LatestCursor(context.Background())
 	if err != nil {
@@ -50,24 +51,24 @@ func testChangeFeed(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	got, next := changes(t, s, store.FromOldest)
 	wantIDs(t, "empty feed", got)
-	if next != 0 || latest(t, s) != 0 {
-		t.Fatalf("empty feed: next %d, latest %d; want 0, 0", next, latest(t, s))
+	if next != 0 || Latest(t, s) != 0 {
+		t.Fatalf("empty feed: next %d, latest %d; want 0, 0", next, Latest(t, s))
 	}
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"), rec(record.Team, "idTeam", "2", "strTeam", "Two"))
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "One"), Rec(record.Team, "idTeam", "2", "strTeam", "Two"))
 	got, next = changes(t, s, 0)
 	wantIDs(t, "first import", got, "upsert team 1", "upsert team 2")
-	if next != latest(t, s) {
-		t.Errorf("next %d, latest %d: want equal", next, latest(t, s))
+	if next != Latest(t, s) {
+		t.Errorf("next %d, latest %d: want equal", next, Latest(t, s))
 	}
 
 	// An identical upsert, or one that merges an empty value, changes nothing.
-	before := latest(t, s)
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"), rec(record.Team, "idTeam", "2"))
+	before := Latest(t, s)
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "One"), Rec(record.Team, "idTeam", "2"))
 	if got, next = changes(t, s, before); len(got) != 0 || next != before {
 		t.Errorf("identical re-import recorded %v (next %d, want %d)", got, next, before)
 	}
 
-	put(t, s, rec(record.Event, "idEvent", "5", "strEvent", "A vs B"), rec(record.Team, "idTeam", "2", "strTeam", "Deux"))
+	put(t, s, Rec(record.Event, "idEvent", "5", "strEvent", "A vs B"), Rec(record.Team, "idTeam", "2", "strTeam", "Deux"))
 	got, _ = changes(t, s, before, record.Event)
 	wantIDs(t, "kinds filter", got, "upsert event 5")
 	got, _ = changes(t, s, before)
@@ -77,23 +78,23 @@ func testChangeFeed(t *testing.T, s store.Store) {
 	if err != nil || len(page) != 2 || next != page[1].Cursor {
 		t.Fatalf("page of 2: %d changes, next %d, err %v; want next = the second cursor", len(page), next, err)
 	}
-	for _, since := range []int64{latest(t, s) + 1, -5} {
+	for _, since := range []int64{Latest(t, s) + 1, -5} {
 		if _, _, err := s.Changes(ctx, since, nil, 10); !errors.Is(err, store.ErrCursorExpired) {
 			t.Errorf("since %d: err %v, want ErrCursorExpired", since, err)
 		}
 	}
 
 	// A failed write records nothing.
-	before = latest(t, s)
+	before = Latest(t, s)
 	boom := errors.New("boom")
 	err = s.Write(ctx, func(tx store.Tx) error {
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "9", "strTeam", "Nine")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", "9", "strTeam", "Nine")); err != nil {
 			return err
 		}
 		return boom
 	})
-	if !errors.Is(err, boom) || latest(t, s) != before {
-		t.Errorf("rolled back write: err %v, latest %d, want boom and %d", err, latest(t, s), before)
+	if !errors.Is(err, boom) || Latest(t, s) != before {
+		t.Errorf("rolled back write: err %v, latest %d, want boom and %d", err, Latest(t, s), before)
 	}
 }
 
@@ -104,11 +105,11 @@ func testChangeFeedRewrite(t *testing.T, s store.Store) {
 	const many = 4500 // more than a flush of either backend, twice
 	err := s.Write(ctx, func(tx store.Tx) error {
 		for i := 1; i <= many; i++ {
-			if err := tx.Upsert(ctx, rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", "T")); err != nil {
+			if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", "T")); err != nil {
 				return err
 			}
 		}
-		return tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "Again"))
+		return tx.Upsert(ctx, Rec(record.Team, "idTeam", "1", "strTeam", "Again"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +128,7 @@ func testChangeFeedRewrite(t *testing.T, s store.Store) {
 func regenerateTeams(t *testing.T, s store.Store, n int, names map[int]string) []string {
 	t.Helper()
 	ctx := context.Background()
-	before := latest(t, s)
+	before := Latest(t, s)
 	err := s.Write(ctx, func(tx store.Tx) error {
 		if err := tx.DeleteAll(ctx, record.Team); err != nil {
 			return err
@@ -137,7 +138,7 @@ func regenerateTeams(t *testing.T, s store.Store, n int, names map[int]string) [
 			if !ok {
 				name = "T"
 			}
-			if err := tx.Replace(ctx, rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)); err != nil {
+			if err := tx.Replace(ctx, Rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)); err != nil {
 				return err
 			}
 		}
@@ -159,10 +160,10 @@ func testChangeFeedBulk(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	const many = 12_000 // past the change set's keyed changes
 	team := func(i int, name string) record.Record {
-		return rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)
+		return Rec(record.Team, "idTeam", fmt.Sprint(i), "strTeam", name)
 	}
 	err := s.Write(ctx, func(tx store.Tx) error {
-		if err := tx.Upsert(ctx, rec(record.Event, "idEvent", "7", "strEvent", "A vs B")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Event, "idEvent", "7", "strEvent", "A vs B")); err != nil {
 			return err
 		}
 		for i := many; i >= 1; i-- {
@@ -173,13 +174,13 @@ func testChangeFeedBulk(t *testing.T, s store.Store) {
 		if err := tx.Upsert(ctx, team(many, "Again")); err != nil {
 			return err
 		}
-		if err := tx.Upsert(ctx, rec(record.Player, "idPlayer", "1", "strPlayer", "Gone")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Player, "idPlayer", "1", "strPlayer", "Gone")); err != nil {
 			return err
 		}
 		if err := tx.DeleteAll(ctx, record.Player); err != nil {
 			return err
 		}
-		return tx.Upsert(ctx, rec(record.Player, "idPlayer", "2", "strPlayer", "Kept"))
+		return tx.Upsert(ctx, Rec(record.Player, "idPlayer", "2", "strPlayer", "Kept"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -210,13 +211,13 @@ func testChangeRetention(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	now := time.Date(2026, 10, 5, 20, 6, 0, 0, time.UTC)
 	s.SetFeedOptions(store.FeedOptions{Retention: time.Hour, Now: func() time.Time { return now }})
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"))
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "One"))
 	first, _, err := s.Changes(ctx, store.FromOldest, nil, 10)
 	if err != nil || len(first) != 1 || first[0].Time != now {
 		t.Fatalf("first change: %v, err %v; want one at %v", first, err, now)
 	}
 	now = now.Add(2 * time.Hour)
-	put(t, s, rec(record.Team, "idTeam", "2", "strTeam", "Two"))
+	put(t, s, Rec(record.Team, "idTeam", "2", "strTeam", "Two"))
 	got, _ := changes(t, s, store.FromOldest)
 	wantIDs(t, "after pruning", got, "upsert team 2")
 	if _, _, err := s.Changes(ctx, 0, nil, 10); !errors.Is(err, store.ErrCursorExpired) {
@@ -224,8 +225,8 @@ func testChangeRetention(t *testing.T, s store.Store) {
 	}
 	got, _ = changes(t, s, first[0].Cursor)
 	wantIDs(t, "since the pruned cursor", got, "upsert team 2")
-	if latest(t, s) <= first[0].Cursor {
-		t.Errorf("latest %d not after the pruned %d", latest(t, s), first[0].Cursor)
+	if Latest(t, s) <= first[0].Cursor {
+		t.Errorf("latest %d not after the pruned %d", Latest(t, s), first[0].Cursor)
 	}
 }
 
@@ -245,22 +246,22 @@ func testChangeKeys(t *testing.T, s store.Store) {
 	has := func(c store.Change, col, v string) bool {
 		return slices.Contains(c.Keys, store.IndexKey{Column: col, Value: v})
 	}
-	before := latest(t, s)
-	put(t, s, rec(record.Event, "idEvent", "7", "idLeague", "100", "strEvent", "A vs B", "dateEvent", "2026-01-02"))
+	before := Latest(t, s)
+	put(t, s, Rec(record.Event, "idEvent", "7", "idLeague", "100", "strEvent", "A vs B", "dateEvent", "2026-01-02"))
 	got := keysOf(before)
 	if len(got) != 1 || !got[0].Bounded || !has(got[0], "c_idleague", "100") || !has(got[0], "c_dateevent", "2026-01-02") {
 		t.Fatalf("new event: %+v; want bounded, with idLeague 100 and dateEvent 2026-01-02", got)
 	}
-	before = latest(t, s)
-	put(t, s, rec(record.Event, "idEvent", "7", "idLeague", "200"))
+	before = Latest(t, s)
+	put(t, s, Rec(record.Event, "idEvent", "7", "idLeague", "200"))
 	got = keysOf(before)
 	if len(got) != 1 || !got[0].Bounded || !has(got[0], "c_idleague", "100") || !has(got[0], "c_idleague", "200") ||
 		!has(got[0], "n_strevent", "a vs b") {
 		t.Fatalf("moved event: %+v; want bounded, with idLeague 100 and 200 and its folded name", got)
 	}
-	before = latest(t, s)
+	before = Latest(t, s)
 	err := s.Write(ctx, func(tx store.Tx) error {
-		return tx.Replace(ctx, rec(record.Event, "idEvent", "7", "idLeague", "300"))
+		return tx.Replace(ctx, Rec(record.Event, "idEvent", "7", "idLeague", "300"))
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -14,21 +14,21 @@ import (
 // a replaced one keeps its place, and the feed has one change a record.
 func testEmptyTableBatches(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	since := latest(t, s)
+	since := Latest(t, s)
 	const fillers = 4500
 	err := s.Write(ctx, func(tx store.Tx) error {
-		if err := tx.Upsert(ctx, rec(record.Player, "idPlayer", "1", "strPlayer", "Early", "strNationality", "Chile")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Player, "idPlayer", "1", "strPlayer", "Early", "strNationality", "Chile")); err != nil {
 			return err
 		}
 		for i := range fillers {
-			if err := tx.Upsert(ctx, rec(record.Player, "idPlayer", fmt.Sprint(1000+i), "strPlayer", "Filler", "strTeam", "A")); err != nil {
+			if err := tx.Upsert(ctx, Rec(record.Player, "idPlayer", fmt.Sprint(1000+i), "strPlayer", "Filler", "strTeam", "A")); err != nil {
 				return err
 			}
 		}
-		if err := tx.Upsert(ctx, rec(record.Player, "idPlayer", "1", "strPlayer", "Late")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Player, "idPlayer", "1", "strPlayer", "Late")); err != nil {
 			return err
 		}
-		return tx.Replace(ctx, rec(record.Player, "idPlayer", "1000", "strPlayer", "Replaced"))
+		return tx.Replace(ctx, Rec(record.Player, "idPlayer", "1000", "strPlayer", "Replaced"))
 	})
 	if err != nil {
 		t.Fatal(err)

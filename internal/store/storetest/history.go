@@ -29,7 +29,7 @@ func testHistory(t *testing.T, s store.Store) {
 		}
 	}
 	upsert := func(tx store.Tx, name string) error {
-		return tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", name))
+		return tx.Upsert(ctx, Rec(record.Team, "idTeam", "1", "strTeam", name))
 	}
 	write(false, func(tx store.Tx) error { return upsert(tx, "Imported") })
 	write(true, func(tx store.Tx) error {
@@ -40,7 +40,7 @@ func testHistory(t *testing.T, s store.Store) {
 	})
 	write(true, func(tx store.Tx) error { return tx.(store.DeleteTx).Delete(ctx, record.Team, "1") })
 	write(true, func(tx store.Tx) error { return upsert(tx, "Back") })
-	put(t, s, rec(record.Team, "idTeam", "2", "strTeam", "Other"))
+	put(t, s, Rec(record.Team, "idTeam", "2", "strTeam", "Other"))
 	got, err := s.History(ctx, record.Team, "1")
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func testHistory(t *testing.T, s store.Store) {
 	// More records than a write keeps keyed changes for: the kind goes bulk in an empty table.
 	write(true, func(tx store.Tx) error {
 		for i := range 10_050 {
-			if err := tx.Upsert(ctx, rec(record.Player, "idPlayer", fmt.Sprint(i+1), "strPlayer", fmt.Sprint("P", i+1))); err != nil {
+			if err := tx.Upsert(ctx, Rec(record.Player, "idPlayer", fmt.Sprint(i+1), "strPlayer", fmt.Sprint("P", i+1))); err != nil {
 				return err
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // for a record there is none of.
 func testHold(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "One"))
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "One"))
 	err := s.Write(ctx, func(tx store.Tx) error {
 		h := tx.(store.HoldTx)
 		if r, err := h.Hold(ctx, record.Team, "1"); err != nil || r.Str("strTeam") != "One" {
@@ -24,7 +24,7 @@ func testHold(t *testing.T, s store.Store) {
 		if _, err := h.Hold(ctx, record.Team, "2"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("hold a team there is none of: %v, want ErrNotFound", err)
 		}
-		if err := tx.Replace(ctx, rec(record.Team, "idTeam", "2", "strTeam", "Two")); err != nil {
+		if err := tx.Replace(ctx, Rec(record.Team, "idTeam", "2", "strTeam", "Two")); err != nil {
 			return err
 		}
 		if r, err := h.Hold(ctx, record.Team, "2"); err != nil || r.Str("strTeam") != "Two" {
@@ -45,7 +45,7 @@ func testHold(t *testing.T, s store.Store) {
 // them creates.
 func testHoldConcurrent(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	put(t, s, rec(record.Event, "idEvent", "1", "intHomeScore", "0"))
+	put(t, s, Rec(record.Event, "idEvent", "1", "intHomeScore", "0"))
 	const writers, each = 6, 5
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
@@ -89,6 +89,6 @@ func increment(ctx context.Context, s store.Store, id string) error {
 				return err
 			}
 		}
-		return tx.Replace(ctx, rec(record.Event, "idEvent", id, "intHomeScore", strconv.Itoa(n+1)))
+		return tx.Replace(ctx, Rec(record.Event, "idEvent", id, "intHomeScore", strconv.Itoa(n+1)))
 	})
 }

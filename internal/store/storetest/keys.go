@@ -118,7 +118,7 @@ func testConcurrentReads(t *testing.T, s store.Store) {
 	go func() {
 		done <- s.Write(context.Background(), func(tx store.Tx) error {
 			for i := range 500 {
-				r := rec(record.Team, "idTeam", fmt.Sprint(100+i), "strTeam", fmt.Sprint("Pending ", i))
+				r := Rec(record.Team, "idTeam", fmt.Sprint(100+i), "strTeam", fmt.Sprint("Pending ", i))
 				if err := tx.Upsert(context.Background(), r); err != nil {
 					return err
 				}

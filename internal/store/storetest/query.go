@@ -11,12 +11,12 @@ import (
 
 func teams() []record.Record {
 	return []record.Record{
-		rec(record.Team, "idTeam", "1", "strTeam", "Atlético Madrid", "strTeamAlternate", "Atleti, Colchoneros", "idLeague", "4335", "strSport", "Soccer", "strCountry", "Spain"),
-		rec(record.Team, "idTeam", "2", "strTeam", "Arsenal", "strTeamAlternate", "Gunners", "idLeague", "4328", "strSport", "Soccer", "strCountry", "England"),
-		rec(record.Team, "idTeam", "3", "strTeam", "100% Club", "strTeamAlternate", "", "idLeague", "4328", "strSport", "Soccer", "strCountry", "England"),
-		rec(record.Team, "idTeam", "4", "strTeam", "Real Madrid", "strTeamAlternate", "Los Blancos,Merengues", "idLeague", "4335", "strSport", "Soccer", "strCountry", "Spain"),
-		rec(record.Team, "idTeam", "5", "strTeam", "Boston Celtics", "strTeamAlternate", "Celts", "idLeague", "4387", "strSport", "Basketball", "strCountry", "USA"),
-		rec(record.Team, "idTeam", "6", "strTeam", `Back\Slash`, "idLeague", "4400", "strSport", "Soccer"),
+		Rec(record.Team, "idTeam", "1", "strTeam", "Atlético Madrid", "strTeamAlternate", "Atleti, Colchoneros", "idLeague", "4335", "strSport", "Soccer", "strCountry", "Spain"),
+		Rec(record.Team, "idTeam", "2", "strTeam", "Arsenal", "strTeamAlternate", "Gunners", "idLeague", "4328", "strSport", "Soccer", "strCountry", "England"),
+		Rec(record.Team, "idTeam", "3", "strTeam", "100% Club", "strTeamAlternate", "", "idLeague", "4328", "strSport", "Soccer", "strCountry", "England"),
+		Rec(record.Team, "idTeam", "4", "strTeam", "Real Madrid", "strTeamAlternate", "Los Blancos,Merengues", "idLeague", "4335", "strSport", "Soccer", "strCountry", "Spain"),
+		Rec(record.Team, "idTeam", "5", "strTeam", "Boston Celtics", "strTeamAlternate", "Celts", "idLeague", "4387", "strSport", "Basketball", "strCountry", "USA"),
+		Rec(record.Team, "idTeam", "6", "strTeam", `Back\Slash`, "idLeague", "4400", "strSport", "Soccer"),
 	}
 }
 
@@ -104,7 +104,7 @@ func testNumericOrder(t *testing.T, s store.Store) {
 	rounds := []string{"10", "9", "", "2", "abc", "123456789012345678901234", "-1", "0"}
 	var recs []record.Record
 	for i, r := range rounds {
-		recs = append(recs, rec(record.Event, "idEvent", string(rune('a'+i)), "intRound", r, "idLeague", "1",
+		recs = append(recs, Rec(record.Event, "idEvent", string(rune('a'+i)), "intRound", r, "idLeague", "1",
 			"strTimestamp", "2026-10-0"+string(rune('1'+i))+"T12:00:00"))
 	}
 	put(t, s, recs...)

@@ -54,8 +54,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 }
 
-// rec builds a record from field, value pairs.
-func rec(k *record.Kind, kv ...string) record.Record {
+// Rec builds a record from field, value pairs.
+func Rec(k *record.Kind, kv ...string) record.Record {
 	r := k.NewRecord()
 	for i := 0; i+1 < len(kv); i += 2 {
 		r.Set(kv[i], record.Str(kv[i+1]))
@@ -120,4 +120,26 @@ func Opened[S interface{ Close() error }](t testing.TB, open func(context.Contex
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// WriteEach stores records, one write each, and returns the cursor of the last change.
+func WriteEach(t testing.TB, s store.Store, recs ...record.Record) int64 {
+	t.Helper()
+	ctx := context.Background()
+	for _, r := range recs {
+		if err := s.Write(ctx, func(tx store.Tx) error { return tx.Upsert(ctx, r) }); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+	}
+	return Latest(t, s)
+}
+
+// Remove deletes one record in a write of its own and returns the cursor of its change.
+func Remove(t testing.TB, s store.Store, k *record.Kind, id string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.Write(ctx, func(tx store.Tx) error { return tx.(store.DeleteTx).Delete(ctx, k, id) }); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	return Latest(t, s)
 }

@@ -16,16 +16,16 @@ import (
 // wildcards, quotes, a backslash, letters beyond ASCII, repeated text and list items.
 func searchTeams() []record.Record {
 	return []record.Record{
-		rec(record.Team, "idTeam", "1", "strTeam", "Atlético Madrid", "strTeamAlternate", "Atleti, Colchoneros"),
-		rec(record.Team, "idTeam", "2", "strTeam", "Real Madrid", "strTeamAlternate", "Los Blancos,Merengues"),
-		rec(record.Team, "idTeam", "3", "strTeam", "100% Club", "strTeamAlternate", "Ciento_Por_Ciento"),
-		rec(record.Team, "idTeam", "4", "strTeam", `O'Neill "The Boys" FC`, "strTeamAlternate", `Quote's,"Dq"`),
-		rec(record.Team, "idTeam", "5", "strTeam", `Back\Slash United`, "strTeamAlternate", `a\b,madrid b`),
-		rec(record.Team, "idTeam", "6", "strTeam", "Fußball Straße", "strTeamAlternate", "東京 ヴェルディ,Tōkyō"),
-		rec(record.Team, "idTeam", "7", "strTeam", "Madridista Madrid", "strTeamAlternate", ""),
-		rec(record.Team, "idTeam", "8", "strTeam", "1000 Lakes", "strTeamAlternate", "Mad,Rid"),
-		rec(record.Team, "idTeam", "9", "strTeam", "Ab", "strTeamAlternate", "ab,abc"),
-		rec(record.Team, "idTeam", "10", "strTeam", "ÅLESUND", "strTeamAlternate", "aalesund,ålesund fk"),
+		Rec(record.Team, "idTeam", "1", "strTeam", "Atlético Madrid", "strTeamAlternate", "Atleti, Colchoneros"),
+		Rec(record.Team, "idTeam", "2", "strTeam", "Real Madrid", "strTeamAlternate", "Los Blancos,Merengues"),
+		Rec(record.Team, "idTeam", "3", "strTeam", "100% Club", "strTeamAlternate", "Ciento_Por_Ciento"),
+		Rec(record.Team, "idTeam", "4", "strTeam", `O'Neill "The Boys" FC`, "strTeamAlternate", `Quote's,"Dq"`),
+		Rec(record.Team, "idTeam", "5", "strTeam", `Back\Slash United`, "strTeamAlternate", `a\b,madrid b`),
+		Rec(record.Team, "idTeam", "6", "strTeam", "Fußball Straße", "strTeamAlternate", "東京 ヴェルディ,Tōkyō"),
+		Rec(record.Team, "idTeam", "7", "strTeam", "Madridista Madrid", "strTeamAlternate", ""),
+		Rec(record.Team, "idTeam", "8", "strTeam", "1000 Lakes", "strTeamAlternate", "Mad,Rid"),
+		Rec(record.Team, "idTeam", "9", "strTeam", "Ab", "strTeamAlternate", "ab,abc"),
+		Rec(record.Team, "idTeam", "10", "strTeam", "ÅLESUND", "strTeamAlternate", "aalesund,ålesund fk"),
 	}
 }
 
@@ -130,9 +130,9 @@ func testSubstringWrites(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	recs := searchTeams()
 	put(t, s, recs...)
-	renamed := rec(record.Team, "idTeam", "2", "strTeam", "Royal Madrileño", "strTeamAlternate", "Merengues")
-	put(t, s, renamed, rec(record.Team, "idTeam", "7", "strSport", "Soccer"))
-	replaced := rec(record.Team, "idTeam", "1", "strTeam", "Colchoneros Club")
+	renamed := Rec(record.Team, "idTeam", "2", "strTeam", "Royal Madrileño", "strTeamAlternate", "Merengues")
+	put(t, s, renamed, Rec(record.Team, "idTeam", "7", "strSport", "Soccer"))
+	replaced := Rec(record.Team, "idTeam", "1", "strTeam", "Colchoneros Club")
 	err := s.Write(ctx, func(tx store.Tx) error { return tx.Replace(ctx, replaced) })
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func testSubstringWrites(t *testing.T, s store.Store) {
 	wantIDs(t, "new name found", find(t, s, store.Query{Kind: record.Team, Where: []store.Cond{op("strTeam", record.Name, store.Contains, "madrileno")}}), "2")
 
 	err = s.Write(ctx, func(tx store.Tx) error {
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "11", "strTeam", "Rolled Back Madrid")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", "11", "strTeam", "Rolled Back Madrid")); err != nil {
 			return err
 		}
 		return context.Canceled
@@ -157,11 +157,11 @@ func testSubstringWrites(t *testing.T, s store.Store) {
 		if err := tx.DeleteAll(ctx, record.Team); err != nil {
 			return err
 		}
-		return tx.Upsert(ctx, rec(record.Team, "idTeam", "12", "strTeam", "After Madrid", "strTeamAlternate", "Colchoneros"))
+		return tx.Upsert(ctx, Rec(record.Team, "idTeam", "12", "strTeam", "After Madrid", "strTeamAlternate", "Colchoneros"))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSubstring(t, s, []record.Record{rec(record.Team, "idTeam", "12", "strTeam", "After Madrid", "strTeamAlternate", "Colchoneros")})
+	checkSubstring(t, s, []record.Record{Rec(record.Team, "idTeam", "12", "strTeam", "After Madrid", "strTeamAlternate", "Colchoneros")})
 	wantIDs(t, "player search", find(t, s, store.Query{Kind: record.Player, Where: []store.Cond{op("strPlayer", record.Name, store.Contains, "madrid")}}))
 }

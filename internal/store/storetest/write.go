@@ -20,8 +20,8 @@ func get(t *testing.T, s store.Store, k *record.Kind, id string) record.Record {
 }
 
 func testGet(t *testing.T, s store.Store) {
-	want := rec(record.Event, "idEvent", "7", "strEvent", `Arsenal vs "Chelsea" / Ünïcode`, "strResult", "", "strDescriptionEN", "line\nbreak")
-	put(t, s, want, rec(record.Team, "idTeam", "7", "strTeam", "Other kind, same id"))
+	want := Rec(record.Event, "idEvent", "7", "strEvent", `Arsenal vs "Chelsea" / Ünïcode`, "strResult", "", "strDescriptionEN", "line\nbreak")
+	put(t, s, want, Rec(record.Team, "idTeam", "7", "strTeam", "Other kind, same id"))
 	got := get(t, s, record.Event, "7")
 	if !record.Equal(got, want) {
 		t.Errorf("get: got %v, want %v", got, want)
@@ -44,9 +44,9 @@ func testGet(t *testing.T, s store.Store) {
 
 // A summary never erases what a full record set; index columns follow the merged record.
 func testUpsertMerge(t *testing.T, s store.Store) {
-	full := rec(record.Event, "idEvent", "1", "strEvent", "Old Name", "strDescriptionEN", "long text", "strResult", "", "idLeague", "4328")
+	full := Rec(record.Event, "idEvent", "1", "strEvent", "Old Name", "strDescriptionEN", "long text", "strResult", "", "idLeague", "4328")
 	put(t, s, full)
-	summary := rec(record.Event, "idEvent", "1", "strEvent", "New Name", "strDescriptionEN", "", "strResult", "2-1")
+	summary := Rec(record.Event, "idEvent", "1", "strEvent", "New Name", "strDescriptionEN", "", "strResult", "2-1")
 	put(t, s, summary)
 	got := get(t, s, record.Event, "1")
 	for f, want := range map[string]string{"strEvent": "New Name", "strDescriptionEN": "long text", "strResult": "2-1", "idLeague": "4328"} {
@@ -58,7 +58,7 @@ func testUpsertMerge(t *testing.T, s store.Store) {
 	wantIDs(t, "old name gone", find(t, s, store.Query{Kind: record.Event, Where: []store.Cond{eq("strEvent", record.Name, "old name")}}))
 	wantIDs(t, "unchanged index kept", find(t, s, store.Query{Kind: record.Event, Where: []store.Cond{eq("idLeague", record.Exact, "4328")}}), "1")
 	// "" fills a null but does not replace a value.
-	put(t, s, rec(record.Event, "idEvent", "1", "strSeason", "", "strEvent", ""))
+	put(t, s, Rec(record.Event, "idEvent", "1", "strSeason", "", "strEvent", ""))
 	got = get(t, s, record.Event, "1")
 	if v := got.Get("strSeason"); !v.Valid || v.S != "" {
 		t.Errorf(`"" must fill a null: %+v`, v)
@@ -69,13 +69,13 @@ func testUpsertMerge(t *testing.T, s store.Store) {
 }
 
 func testUpsertTwice(t *testing.T, s store.Store) {
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "Stored", "strCountry", "Spain"))
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "Stored", "strCountry", "Spain"))
 	put(t, s,
-		rec(record.Team, "idTeam", "2", "strTeam", "Fresh", "strSport", "Soccer"),
-		rec(record.Team, "idTeam", "1", "strSport", "Soccer"),
-		rec(record.Team, "idTeam", "2", "strCountry", "Peru", "strTeam", ""),
-		rec(record.Team, "idTeam", "1", "strTeam", "Renamed"),
-		rec(record.Team, "idTeam", "2", "strTeam", "Fresh Again"),
+		Rec(record.Team, "idTeam", "2", "strTeam", "Fresh", "strSport", "Soccer"),
+		Rec(record.Team, "idTeam", "1", "strSport", "Soccer"),
+		Rec(record.Team, "idTeam", "2", "strCountry", "Peru", "strTeam", ""),
+		Rec(record.Team, "idTeam", "1", "strTeam", "Renamed"),
+		Rec(record.Team, "idTeam", "2", "strTeam", "Fresh Again"),
 	)
 	one, two := get(t, s, record.Team, "1"), get(t, s, record.Team, "2")
 	if one.Str("strTeam") != "Renamed" || one.Str("strCountry") != "Spain" || one.Str("strSport") != "Soccer" {
@@ -90,15 +90,15 @@ func testUpsertTwice(t *testing.T, s store.Store) {
 	// Across the batches a store may buffer writes in.
 	err := s.Write(context.Background(), func(tx store.Tx) error {
 		ctx := context.Background()
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "3", "strTeam", "Early", "strCountry", "Chile")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", "3", "strTeam", "Early", "strCountry", "Chile")); err != nil {
 			return err
 		}
 		for i := range 4500 {
-			if err := tx.Upsert(ctx, rec(record.Team, "idTeam", fmt.Sprint(1000+i), "strTeam", "Filler")); err != nil {
+			if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", fmt.Sprint(1000+i), "strTeam", "Filler")); err != nil {
 				return err
 			}
 		}
-		return tx.Upsert(ctx, rec(record.Team, "idTeam", "3", "strTeam", "Late"))
+		return tx.Upsert(ctx, Rec(record.Team, "idTeam", "3", "strTeam", "Late"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -112,10 +112,10 @@ func testUpsertTwice(t *testing.T, s store.Store) {
 }
 
 func testReplace(t *testing.T, s store.Store) {
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "First", "strCountry", "Spain"),
-		rec(record.Team, "idTeam", "2", "strTeam", "Second"))
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "First", "strCountry", "Spain"),
+		Rec(record.Team, "idTeam", "2", "strTeam", "Second"))
 	err := s.Write(context.Background(), func(tx store.Tx) error {
-		return tx.Replace(context.Background(), rec(record.Team, "idTeam", "1", "strTeam", "Replaced"))
+		return tx.Replace(context.Background(), Rec(record.Team, "idTeam", "1", "strTeam", "Replaced"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -127,14 +127,14 @@ func testReplace(t *testing.T, s store.Store) {
 	wantIDs(t, "old index value gone", find(t, s, store.Query{Kind: record.Team, Where: []store.Cond{eq("strCountry", record.Name, "spain")}}))
 	wantIDs(t, "place kept", find(t, s, store.Query{Kind: record.Team}), "1", "2")
 	err = s.Write(context.Background(), func(tx store.Tx) error {
-		return tx.Replace(context.Background(), rec(record.Team, "idTeam", "3", "strTeam", "New"))
+		return tx.Replace(context.Background(), Rec(record.Team, "idTeam", "3", "strTeam", "New"))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantIDs(t, "replace inserts", find(t, s, store.Query{Kind: record.Team}), "1", "2", "3")
 	err = s.Write(context.Background(), func(tx store.Tx) error {
-		return tx.Upsert(context.Background(), rec(record.Team, "strTeam", "No id"))
+		return tx.Upsert(context.Background(), Rec(record.Team, "strTeam", "No id"))
 	})
 	if !errors.Is(err, record.ErrNoID) {
 		t.Errorf("record without id: got %v, want ErrNoID", err)
@@ -143,12 +143,12 @@ func testReplace(t *testing.T, s store.Store) {
 
 func testDeleteAll(t *testing.T, s store.Store) {
 	put(t, s, teams()...)
-	put(t, s, rec(record.League, "idLeague", "4328", "strLeague", "English Premier League"))
+	put(t, s, Rec(record.League, "idLeague", "4328", "strLeague", "English Premier League"))
 	err := s.Write(context.Background(), func(tx store.Tx) error {
 		if err := tx.DeleteAll(context.Background(), record.Team); err != nil {
 			return err
 		}
-		return tx.Upsert(context.Background(), rec(record.Team, "idTeam", "9", "strTeam", "After"))
+		return tx.Upsert(context.Background(), Rec(record.Team, "idTeam", "9", "strTeam", "After"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func testDeleteAll(t *testing.T, s store.Store) {
 	wantIDs(t, "teams after delete", find(t, s, store.Query{Kind: record.Team}), "9")
 	wantIDs(t, "other kinds untouched", find(t, s, store.Query{Kind: record.League}), "4328")
 	err = s.Write(context.Background(), func(tx store.Tx) error {
-		if err := tx.Upsert(context.Background(), rec(record.Team, "idTeam", "10", "strTeam", "Gone")); err != nil {
+		if err := tx.Upsert(context.Background(), Rec(record.Team, "idTeam", "10", "strTeam", "Gone")); err != nil {
 			return err
 		}
 		return tx.DeleteAll(context.Background(), record.Team)
@@ -173,14 +173,14 @@ var errStop = errors.New("stop")
 
 // An error of fn keeps nothing of the transaction and leaves the data version alone.
 func testRollback(t *testing.T, s store.Store) {
-	put(t, s, rec(record.Team, "idTeam", "1", "strTeam", "Kept"))
+	put(t, s, Rec(record.Team, "idTeam", "1", "strTeam", "Kept"))
 	v0 := version(t, s)
 	err := s.Write(context.Background(), func(tx store.Tx) error {
 		ctx := context.Background()
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "2", "strTeam", "Lost")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", "2", "strTeam", "Lost")); err != nil {
 			return err
 		}
-		if err := tx.Upsert(ctx, rec(record.Team, "idTeam", "1", "strTeam", "Changed")); err != nil {
+		if err := tx.Upsert(ctx, Rec(record.Team, "idTeam", "1", "strTeam", "Changed")); err != nil {
 			return err
 		}
 		if err := tx.DeleteAll(ctx, record.League); err != nil {
@@ -223,7 +223,7 @@ func testScanCount(t *testing.T, s store.Store) {
 		t.Errorf("count of empty kind: %d", n)
 	}
 	put(t, s, teams()...)
-	put(t, s, rec(record.Team, "idTeam", "2", "strTeam", "Arsenal FC"), rec(record.Team, "idTeam", "0", "strTeam", "Last"))
+	put(t, s, Rec(record.Team, "idTeam", "2", "strTeam", "Arsenal FC"), Rec(record.Team, "idTeam", "0", "strTeam", "Last"))
 	var got []record.Record
 	err := s.Scan(context.Background(), record.Team, func(r record.Record) error {
 		got = append(got, r)
@@ -254,7 +254,7 @@ func testScanCount(t *testing.T, s store.Store) {
 
 func testDataVersion(t *testing.T, s store.Store) {
 	v0 := version(t, s)
-	put(t, s, rec(record.Sport, "idSport", "1", "strSport", "Soccer"))
+	put(t, s, Rec(record.Sport, "idSport", "1", "strSport", "Soccer"))
 	v1 := version(t, s)
 	if v1 == v0 {
 		t.Errorf("data version did not advance: %d", v1)
