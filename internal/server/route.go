@@ -93,12 +93,18 @@ type target struct {
 	writes bool
 }
 
-// match asks each API's table whether the escaped path is its own. ok is false for a path
-// that is no API path (404 before any key is checked).
+// match reads an escaped /api/ path once and asks the writes' table (any method), then each
+// API's, whether it is their own. ok is false for a path that is no API path (404 before
+// any key is checked).
 func (s *Server) match(rawPath string) (t target, ok bool) {
 	version, segs, ok := api.SplitPath(rawPath)
 	if !ok {
 		return t, false
+	}
+	if w := s.cfg.Mounts.Writes; w != nil {
+		if wt, ok := w.Match(version, segs); ok {
+			return target{Target: wt, version: version, writes: true}, true
+		}
 	}
 	for _, m := range s.cfg.Mounts.APIs {
 		if at, ok := m.Match(version, segs); ok {

@@ -180,13 +180,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	s.commonHeaders(rec.Header(), r, path)
-	if wt, ok := s.matchWrites(path); ok {
-		t = wt
-		route = s.serveWrites(rec, r, wt, addr)
+	// An /api/ path is read once, for the writes' table and the APIs'.
+	apiT, isAPI := s.match(path)
+	if isAPI && apiT.writes {
+		t = apiT
+		route = s.serveWrites(rec, r, apiT, addr)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		t, _ = s.match(path) // only for the log: a preflight's path is shown with {key}
+		t = apiT // only for the log: a preflight's path is shown with {key}
 		route = s.otherMethod(rec, r, path)
 		return
 	}
@@ -223,11 +225,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveLive(rec, r, lt, addr)
 		return
 	}
-	var ok bool
-	if t, ok = s.match(path); !ok {
+	if !isAPI {
 		s.fail(rec, r, respond.ErrNotFound)
 		return
 	}
+	t = apiT
 	route = t.Route
 	// One context for the rest of the request: its route and logger, for logs, and its
 	// deadline, which bounds the key lookup and the limiter as well as the answer.

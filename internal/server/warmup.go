@@ -123,7 +123,7 @@ func (s *Server) warmUp(stop <-chan struct{}) {
 func (s *Server) warmOne(path string) {
 	path = strings.ReplaceAll(path, "{key}", "warm-up")
 	t, ok := s.match(path)
-	if !ok {
+	if !ok || t.writes {
 		return
 	}
 	ctx, cancel := context.WithTimeout(respond.NewContext(context.Background(), t.Route, s.cfg.Logger), s.cfg.RequestTimeout)

@@ -7,20 +7,6 @@ import (
 	"sportsdb/internal/api/respond"
 )
 
-// matchWrites asks the table of Mounts.Writes whether the escaped path is its own.
-func (s *Server) matchWrites(rawPath string) (target, bool) {
-	w := s.cfg.Mounts.Writes
-	if w == nil || !isAPIPath(rawPath) {
-		return target{}, false
-	}
-	version, segs, ok := api.SplitPath(rawPath)
-	if !ok {
-		return target{}, false
-	}
-	t, ok := w.Match(version, segs)
-	return target{Target: t, version: version, writes: true}, ok
-}
-
 // serveWrites answers a path of Mounts.Writes, any method, and returns the route it names:
 // a preflight as every API path's (no key, no quota), anything else with its key checked
 // and counted, outside the response cache. A refused key names no endpoint.
