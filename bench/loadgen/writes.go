@@ -52,19 +52,18 @@ type sighting struct {
 
 // writesConfig is one `loadgen writes`.
 type writesConfig struct {
-	load      load
-	streams   streamsConfig
-	editors   []string
-	events    []string
-	teams     []string
-	rate      float64
-	writers   int
-	runs      int
-	metrics   string
-	settle    time.Duration
-	profile   string // with pprof: the server's CPU profile of each run with writes, to this file
-	pprof     string // the server's --pprof address
-	writeBody func(w *writeRec) (path string, body []byte)
+	load    load
+	streams streamsConfig
+	editors []string
+	events  []string
+	teams   []string
+	rate    float64
+	writers int
+	runs    int
+	metrics string
+	settle  time.Duration
+	profile string // with pprof: the server's CPU profile of each run with writes, to this file
+	pprof   string // the server's --pprof address
 }
 
 func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -123,7 +122,6 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	c.load = load{addr: *addr, list: lines, connections: *conns, duration: *dur, warmup: *warm, timeout: 10 * time.Second}
 	c.metrics = "http://" + *addr + "/metrics"
-	c.writeBody = writeBody
 	p := &poller{base: "http://" + *addr, key: keys[0], client: &http.Client{Timeout: 10 * time.Second}}
 	if err := p.prime(ctx, lines); err != nil {
 		return err
@@ -166,16 +164,13 @@ func writeTargets(list []line, nEvents, nTeams int) (events, teams []string) {
 			seen["e"+id] = true
 			events = append(events, id)
 		}
-		if id := lookedUpTeam(ln.target); id != "" && isDigits(id) && !seen["t"+id] && len(teams) < nTeams {
+		if id := lookedUp(ln.target, "team"); id != "" && isDigits(id) && !seen["t"+id] && len(teams) < nTeams {
 			seen["t"+id] = true
 			teams = append(teams, id)
 		}
 	}
 	return events, teams
 }
-
-// lookedUpTeam is the team id a request target looks up, or "".
-func lookedUpTeam(target string) string { return lookedUp(target, "team") }
 
 func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
@@ -501,7 +496,7 @@ func sendWrites(ctx context.Context, c writesConfig, start time.Time, span time.
 			defer wg.Done()
 			key := c.editors[w%len(c.editors)]
 			for rec := range due {
-				path, body := c.writeBody(rec)
+				path, body := writeBody(rec)
 				req, err := http.NewRequestWithContext(ctx, http.MethodPatch, "http://"+c.load.addr+path, bytes.NewReader(body))
 				if err != nil {
 					continue
