@@ -69,20 +69,14 @@ type writesConfig struct {
 func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadgen writes", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "", "server address, host:port (loopback)")
-	list := fs.String("list", "", "request list file (the mixed list)")
-	premium := fs.String("premium", "", "file of premium keys (the first primes the cache)")
+	rf := readerFlags(fs, "the first primes the cache")
 	editorsFile := fs.String("editors", "", "file of editor keys, one per line, the writers take in turn")
 	streamKey := fs.String("stream-key", "", "file holding the business key the streams are opened with")
 	label := fs.String("label", "", "store name in the results (sqlite, postgres)")
-	out := fs.String("out", "", "results file to append the JSON lines to")
 	var c writesConfig
 	c.streams.path = "/api/v2/json/stream/changes?kinds=livescore,team"
 	fs.IntVar(&c.streams.n, "n", 1000, "streams to open")
 	fs.IntVar(&c.streams.sources, "sources", 4, "source addresses 127.0.0.1 .. 127.0.0.N the streams are spread over")
-	conns := fs.Int("c", 32, "reading connections (and workers)")
-	dur := fs.Duration("d", 15*time.Second, "measured duration of each run")
-	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before each run")
 	fs.Float64Var(&c.rate, "rate", 100, "writes per second")
 	fs.IntVar(&c.writers, "writers", 8, "writing connections")
 	fs.IntVar(&c.runs, "runs", 1, "pairs of runs, reads alone then with writes")
@@ -94,18 +88,15 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *addr == "" || *list == "" || *premium == "" || *editorsFile == "" || *streamKey == "" {
+	if *editorsFile == "" || *streamKey == "" {
 		return errors.New("writes: -addr, -list, -premium, -editors and -stream-key are required")
 	}
-	if c.runs < 1 || c.runs > 10 || c.rate <= 0 || c.rate > 5000 || c.writers < 1 || c.streams.n < 1 || *dur > 10*time.Minute || *warm > time.Minute {
-		return errors.New("writes: want 1 to 10 runs, a rate within 0..5000, a writer, a stream, -d within 10m")
+	if c.runs < 1 || c.runs > 10 || c.rate <= 0 || c.rate > 5000 || c.writers < 1 || c.streams.n < 1 {
+		return errors.New("writes: want 1 to 10 runs, a rate within 0..5000, a writer, a stream")
 	}
-	lines, err := readList(*list)
-	if err != nil {
-		return err
-	}
-	keys, err := readKeys(*premium)
-	if err != nil {
+	var p *poller
+	var err error
+	if c.load, p, err = rf.open("writes"); err != nil {
 		return err
 	}
 	if c.editors, err = readKeys(*editorsFile); err != nil {
@@ -115,15 +106,13 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	c.streams.addr, c.streams.key, c.streams.timeout = *addr, sk[0], 30*time.Second
-	c.events, c.teams = writeTargets(lines, *nEvents, *nTeams)
+	c.streams.addr, c.streams.key, c.streams.timeout = c.load.addr, sk[0], 30*time.Second
+	c.events, c.teams = writeTargets(c.load.list, *nEvents, *nTeams)
 	if len(c.events) == 0 || len(c.teams) == 0 {
 		return errors.New("writes: the list looks up no event or no team to write")
 	}
-	c.load = load{addr: *addr, list: lines, connections: *conns, duration: *dur, warmup: *warm, timeout: 10 * time.Second}
-	c.metrics = "http://" + *addr + "/metrics"
-	p := &poller{base: "http://" + *addr, key: keys[0], client: &http.Client{Timeout: 10 * time.Second}}
-	if err := p.prime(ctx, lines); err != nil {
+	c.metrics = "http://" + c.load.addr + "/metrics"
+	if err := p.prime(ctx, c.load.list); err != nil {
 		return err
 	}
 	if err := raiseFileLimit(c.streams.n + c.load.connections + 256); err != nil {
@@ -153,7 +142,7 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			runs = append(runs, r)
 		}
 	}
-	return writeWrites(stdout, *out, *label, runs)
+	return writeWrites(stdout, *rf.out, *label, runs)
 }
 
 // writeTargets picks the events and teams the list looks up, up to nEvents and nTeams.
