@@ -582,18 +582,7 @@ func writeWrites(stdout io.Writer, out, label string, runs []writesRun) error {
 	if _, err := stdout.Write(buf.Bytes()); err != nil {
 		return err
 	}
-	if out == "" {
-		return nil
-	}
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return appendResults(out, buf.Bytes())
 }
 
 // writesTargets compares the runs with writes to those without: read throughput at least
