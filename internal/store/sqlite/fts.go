@@ -154,12 +154,15 @@ func docsSQL(k *record.Kind) string {
 // resolve looks the needles up in the trigram indexes, in the read transaction the query
 // then runs in, and puts their candidates in args. When q has a limit and a needle has
 // more candidates than the scan would read, or more than the rows q's equalities select
-// (equalityRows), it returns the plain statement instead, which selects docs.
-//
-// rows is about how many rows q's kind has (rowEstimate).
-func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup, rows int64) (string, []any, bool, error) {
+// (equalityRows), it returns the plain statement instead, which selects docs. The scan's
+// cost is judged from about how many rows q's kind has (rowEstimate).
+func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup) (string, []any, bool, error) {
 	enough := int64(-1) // no limit
 	if q.Limit > 0 {
+		rows, err := s.rowEstimate(ctx, tx, q.Kind)
+		if err != nil {
+			return "", nil, false, err
+		}
 		enough = int64(math.Sqrt(float64(q.Limit) * float64(rows) / scanPerLookup))
 	}
 	eq, err := s.equalityRows(ctx, tx, q)

@@ -65,11 +65,7 @@ func findSQL(t testing.TB, s *Store, q store.Query) (string, []any) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	rows, err := s.rowEstimate(context.Background(), tx, q.Kind)
-	if err != nil {
-		t.Fatal(err)
-	}
-	query, args, _, err = s.resolve(context.Background(), tx, q, query, args, lookups, rows)
+	query, args, _, err = s.resolve(context.Background(), tx, q, query, args, lookups)
 	if err != nil {
 		t.Fatal(err)
 	}
