@@ -60,7 +60,6 @@ type writesConfig struct {
 	rate    float64
 	writers int
 	runs    int
-	metrics string
 	settle  time.Duration
 	profile string // with pprof: the server's CPU profile of each run with writes, to this file
 	pprof   string // the server's --pprof address
@@ -111,7 +110,6 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(c.events) == 0 || len(c.teams) == 0 {
 		return errors.New("writes: the list looks up no event or no team to write")
 	}
-	c.metrics = "http://" + c.load.addr + "/metrics"
 	if err := p.prime(ctx, c.load.list); err != nil {
 		return err
 	}
@@ -204,7 +202,8 @@ type writesRun struct {
 // streams' sightings over the run are matched with the writes.
 func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing bool) (writesRun, error) {
 	var run writesRun
-	before, err := cacheCounts(ctx, []string{c.metrics})
+	metrics := []string{"http://" + c.load.addr + "/metrics"}
+	before, err := cacheCounts(ctx, metrics)
 	if err != nil {
 		return run, err
 	}
@@ -245,7 +244,7 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 		rd.Wait()
 		return run, err
 	}
-	after, err := cacheCounts(ctx, []string{c.metrics})
+	after, err := cacheCounts(ctx, metrics)
 	if err != nil {
 		close(stop)
 		rd.Wait()
