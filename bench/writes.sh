@@ -134,8 +134,8 @@ store() {
 		psql_admin "DROP DATABASE IF EXISTS $PG_DB"
 		psql_admin "CREATE DATABASE $PG_DB"
 		PG_MADE=1
-		psql "${BENCH_POSTGRES/\/postgres\?//$PG_DB?}" -qAtc 'CREATE EXTENSION IF NOT EXISTS pg_trgm' >&2
 		DSN=${BENCH_POSTGRES/\/postgres\?//$PG_DB?}
+		psql "$DSN" -qAtc 'CREATE EXTENSION IF NOT EXISTS pg_trgm' >&2
 		;;
 	*) echo "writes.sh: store $name: want sqlite or postgres" >&2; exit 2 ;;
 	esac

@@ -37,16 +37,10 @@ const visibleWithin = 5 * time.Second
 func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadgen live", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "", "server address, host:port")
-	list := fs.String("list", "", "request list file (the mixed list)")
+	rf := readerFlags(fs, "the first polls")
 	db := fs.String("db", "", "the server's database, which the imports write to")
 	bin := fs.String("sportsdb", "sportsdb", "the sportsdb binary that imports")
-	premium := fs.String("premium", "", "file of premium keys, one per line (the first polls)")
 	dir := fs.String("dir", "", "folder for the import files")
-	out := fs.String("out", "", "results file to append the JSON lines to (they are printed on standard output too)")
-	conns := fs.Int("c", 32, "connections (and workers)")
-	dur := fs.Duration("d", 15*time.Second, "measured duration of each run")
-	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before each run")
 	runs := fs.Int("runs", 2, "pairs of runs, unchanging then changing")
 	tick := fs.Duration("tick", 2*time.Second, "time between imports")
 	scores := fs.Int("scores", 20, "live scores changed by each import")
@@ -54,27 +48,20 @@ func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *addr == "" || *list == "" || *db == "" || *premium == "" || *dir == "" {
+	if *db == "" || *dir == "" {
 		return errors.New("live: -addr, -list, -db, -premium and -dir are required")
 	}
 	if *runs < 1 || *runs > 20 || *tick < 100*time.Millisecond || *scores < 1 || *events < 0 {
 		return errors.New("live: want 1 to 20 runs, a tick of at least 100ms, at least one live score")
 	}
-	if *dur > 10*time.Minute || *warm > time.Minute {
-		return errors.New("live: keep -d within 10m and -warmup within 1m")
-	}
-	lines, err := readList(*list)
+	l, p, err := rf.open("live")
 	if err != nil {
 		return err
 	}
-	keys, err := readKeys(*premium)
-	if err != nil {
-		return err
-	}
+	lines := l.list
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fmt.Errorf("live: %w", err)
 	}
-	p := &poller{base: "http://" + *addr, key: keys[0], client: &http.Client{Timeout: 10 * time.Second}}
 	targets, err := p.liveTargets(ctx, lines, *scores, *events)
 	if err != nil {
 		return err
@@ -85,7 +72,6 @@ func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	ch := &changer{bin: *bin, db: *db, dir: *dir, tick: *tick, targets: targets, poll: p, events: *events}
-	l := load{addr: *addr, list: lines, connections: *conns, duration: *dur, warmup: *warm, timeout: 10 * time.Second}
 	var results []liveRun
 	for i := 0; i < *runs; i++ {
 		for _, changing := range []bool{false, true} {
@@ -97,7 +83,7 @@ func liveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			results = append(results, r)
 		}
 	}
-	return writeLive(stderr, stdout, *out, results, ch.seen())
+	return writeLive(stderr, stdout, *rf.out, results, ch.seen())
 }
 
 // liveRun is one run of the live workload and the response cache's counts over it.
@@ -152,6 +138,49 @@ func runLive(ctx context.Context, l load, p *poller, ch *changer, changing bool)
 }
 
 // poller reads the server as a client polling for changes does, with one premium key.
+// readers are the flags of a workload whose readers run a request list on one server,
+// with the first of a file of premium keys polling: -addr, -list, -premium, -out, -c, -d
+// and -warmup.
+type readers struct {
+	addr, list, premium, out *string
+	conns                    *int
+	dur, warm                *time.Duration
+}
+
+// readerFlags defines the readers' flags on fs; polls says what the first premium key does.
+func readerFlags(fs *flag.FlagSet, polls string) readers {
+	return readers{
+		addr:    fs.String("addr", "", "server address, host:port"),
+		list:    fs.String("list", "", "request list file (the mixed list)"),
+		premium: fs.String("premium", "", "file of premium keys, one per line ("+polls+")"),
+		out:     fs.String("out", "", "results file to append the JSON lines to (they are printed on standard output too)"),
+		conns:   fs.Int("c", 32, "reading connections (and workers)"),
+		dur:     fs.Duration("d", 15*time.Second, "measured duration of each run"),
+		warm:    fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before each run"),
+	}
+}
+
+// open checks the readers' flags and reads the list and the keys: the readers' load, and the
+// poller of the first key.
+func (r readers) open(cmd string) (load, *poller, error) {
+	if *r.addr == "" || *r.list == "" || *r.premium == "" {
+		return load{}, nil, fmt.Errorf("%s: -addr, -list and -premium are required", cmd)
+	}
+	if *r.dur > 10*time.Minute || *r.warm > time.Minute {
+		return load{}, nil, fmt.Errorf("%s: keep -d within 10m and -warmup within 1m", cmd)
+	}
+	lines, err := readList(*r.list)
+	if err != nil {
+		return load{}, nil, err
+	}
+	keys, err := readKeys(*r.premium)
+	if err != nil {
+		return load{}, nil, err
+	}
+	l := load{addr: *r.addr, list: lines, connections: *r.conns, duration: *r.dur, warmup: *r.warm, timeout: 10 * time.Second}
+	return l, &poller{base: "http://" + *r.addr, key: keys[0], client: &http.Client{Timeout: 10 * time.Second}}, nil
+}
+
 type poller struct {
 	base, key string
 	client    *http.Client

@@ -155,16 +155,24 @@ func writeLive(table, jsonLines io.Writer, out string, runs []liveRun, visible [
 	if _, err := io.WriteString(jsonLines, text); err != nil {
 		return fmt.Errorf("live: %w", err)
 	}
+	if err := appendResults(out, []byte(text)); err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	return nil
+}
+
+// appendResults appends lines to the results file out, when out is set.
+func appendResults(out string, lines []byte) error {
 	if out == "" {
 		return nil
 	}
 	f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
-		return fmt.Errorf("live: %w", err)
+		return err
 	}
-	if _, err := f.WriteString(text); err != nil {
+	if _, err := f.Write(lines); err != nil {
 		f.Close()
-		return fmt.Errorf("live: %w", err)
+		return err
 	}
 	return f.Close()
 }

@@ -52,38 +52,30 @@ type sighting struct {
 
 // writesConfig is one `loadgen writes`.
 type writesConfig struct {
-	load      load
-	streams   streamsConfig
-	editors   []string
-	events    []string
-	teams     []string
-	rate      float64
-	writers   int
-	runs      int
-	metrics   string
-	settle    time.Duration
-	profile   string // with pprof: the server's CPU profile of each run with writes, to this file
-	pprof     string // the server's --pprof address
-	writeBody func(w *writeRec) (path string, body []byte)
+	load    load
+	streams streamsConfig
+	editors []string
+	events  []string
+	teams   []string
+	rate    float64
+	writers int
+	runs    int
+	settle  time.Duration
+	profile string // with pprof: the server's CPU profile of each run with writes, to this file
+	pprof   string // the server's --pprof address
 }
 
 func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadgen writes", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "", "server address, host:port (loopback)")
-	list := fs.String("list", "", "request list file (the mixed list)")
-	premium := fs.String("premium", "", "file of premium keys (the first primes the cache)")
+	rf := readerFlags(fs, "the first primes the cache")
 	editorsFile := fs.String("editors", "", "file of editor keys, one per line, the writers take in turn")
 	streamKey := fs.String("stream-key", "", "file holding the business key the streams are opened with")
 	label := fs.String("label", "", "store name in the results (sqlite, postgres)")
-	out := fs.String("out", "", "results file to append the JSON lines to")
 	var c writesConfig
 	c.streams.path = "/api/v2/json/stream/changes?kinds=livescore,team"
 	fs.IntVar(&c.streams.n, "n", 1000, "streams to open")
 	fs.IntVar(&c.streams.sources, "sources", 4, "source addresses 127.0.0.1 .. 127.0.0.N the streams are spread over")
-	conns := fs.Int("c", 32, "reading connections (and workers)")
-	dur := fs.Duration("d", 15*time.Second, "measured duration of each run")
-	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up before each run")
 	fs.Float64Var(&c.rate, "rate", 100, "writes per second")
 	fs.IntVar(&c.writers, "writers", 8, "writing connections")
 	fs.IntVar(&c.runs, "runs", 1, "pairs of runs, reads alone then with writes")
@@ -95,18 +87,15 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *addr == "" || *list == "" || *premium == "" || *editorsFile == "" || *streamKey == "" {
+	if *editorsFile == "" || *streamKey == "" {
 		return errors.New("writes: -addr, -list, -premium, -editors and -stream-key are required")
 	}
-	if c.runs < 1 || c.runs > 10 || c.rate <= 0 || c.rate > 5000 || c.writers < 1 || c.streams.n < 1 || *dur > 10*time.Minute || *warm > time.Minute {
-		return errors.New("writes: want 1 to 10 runs, a rate within 0..5000, a writer, a stream, -d within 10m")
+	if c.runs < 1 || c.runs > 10 || c.rate <= 0 || c.rate > 5000 || c.writers < 1 || c.streams.n < 1 {
+		return errors.New("writes: want 1 to 10 runs, a rate within 0..5000, a writer, a stream")
 	}
-	lines, err := readList(*list)
-	if err != nil {
-		return err
-	}
-	keys, err := readKeys(*premium)
-	if err != nil {
+	var p *poller
+	var err error
+	if c.load, p, err = rf.open("writes"); err != nil {
 		return err
 	}
 	if c.editors, err = readKeys(*editorsFile); err != nil {
@@ -116,16 +105,12 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	c.streams.addr, c.streams.key, c.streams.timeout = *addr, sk[0], 30*time.Second
-	c.events, c.teams = writeTargets(lines, *nEvents, *nTeams)
+	c.streams.addr, c.streams.key, c.streams.timeout = c.load.addr, sk[0], 30*time.Second
+	c.events, c.teams = writeTargets(c.load.list, *nEvents, *nTeams)
 	if len(c.events) == 0 || len(c.teams) == 0 {
 		return errors.New("writes: the list looks up no event or no team to write")
 	}
-	c.load = load{addr: *addr, list: lines, connections: *conns, duration: *dur, warmup: *warm, timeout: 10 * time.Second}
-	c.metrics = "http://" + *addr + "/metrics"
-	c.writeBody = writeBody
-	p := &poller{base: "http://" + *addr, key: keys[0], client: &http.Client{Timeout: 10 * time.Second}}
-	if err := p.prime(ctx, lines); err != nil {
+	if err := p.prime(ctx, c.load.list); err != nil {
 		return err
 	}
 	if err := raiseFileLimit(c.streams.n + c.load.connections + 256); err != nil {
@@ -155,7 +140,7 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			runs = append(runs, r)
 		}
 	}
-	return writeWrites(stdout, *out, *label, runs)
+	return writeWrites(stdout, *rf.out, *label, runs)
 }
 
 // writeTargets picks the events and teams the list looks up, up to nEvents and nTeams.
@@ -166,16 +151,13 @@ func writeTargets(list []line, nEvents, nTeams int) (events, teams []string) {
 			seen["e"+id] = true
 			events = append(events, id)
 		}
-		if id := lookedUpTeam(ln.target); id != "" && isDigits(id) && !seen["t"+id] && len(teams) < nTeams {
+		if id := lookedUp(ln.target, "team"); id != "" && isDigits(id) && !seen["t"+id] && len(teams) < nTeams {
 			seen["t"+id] = true
 			teams = append(teams, id)
 		}
 	}
 	return events, teams
 }
-
-// lookedUpTeam is the team id a request target looks up, or "".
-func lookedUpTeam(target string) string { return lookedUp(target, "team") }
 
 func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
@@ -220,7 +202,8 @@ type writesRun struct {
 // streams' sightings over the run are matched with the writes.
 func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing bool) (writesRun, error) {
 	var run writesRun
-	before, err := cacheCounts(ctx, []string{c.metrics})
+	metrics := []string{"http://" + c.load.addr + "/metrics"}
+	before, err := cacheCounts(ctx, metrics)
 	if err != nil {
 		return run, err
 	}
@@ -261,7 +244,7 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 		rd.Wait()
 		return run, err
 	}
-	after, err := cacheCounts(ctx, []string{c.metrics})
+	after, err := cacheCounts(ctx, metrics)
 	if err != nil {
 		close(stop)
 		rd.Wait()
@@ -501,7 +484,7 @@ func sendWrites(ctx context.Context, c writesConfig, start time.Time, span time.
 			defer wg.Done()
 			key := c.editors[w%len(c.editors)]
 			for rec := range due {
-				path, body := c.writeBody(rec)
+				path, body := writeBody(rec)
 				req, err := http.NewRequestWithContext(ctx, http.MethodPatch, "http://"+c.load.addr+path, bytes.NewReader(body))
 				if err != nil {
 					continue
@@ -598,18 +581,7 @@ func writeWrites(stdout io.Writer, out, label string, runs []writesRun) error {
 	if _, err := stdout.Write(buf.Bytes()); err != nil {
 		return err
 	}
-	if out == "" {
-		return nil
-	}
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return appendResults(out, buf.Bytes())
 }
 
 // writesTargets compares the runs with writes to those without: read throughput at least

@@ -154,12 +154,15 @@ func docsSQL(k *record.Kind) string {
 // resolve looks the needles up in the trigram indexes, in the read transaction the query
 // then runs in, and puts their candidates in args. When q has a limit and a needle has
 // more candidates than the scan would read, or more than the rows q's equalities select
-// (equalityRows), it returns the plain statement instead, which selects docs.
-//
-// rows is about how many rows q's kind has (rowEstimate).
-func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup, rows int64) (string, []any, bool, error) {
+// (equalityRows), it returns the plain statement instead, which selects docs. The scan's
+// cost is judged from about how many rows q's kind has (rowEstimate).
+func (s *Store) resolve(ctx context.Context, tx *sql.Tx, q store.Query, query string, args []any, lookups []*ftsLookup) (string, []any, bool, error) {
 	enough := int64(-1) // no limit
 	if q.Limit > 0 {
+		rows, err := s.rowEstimate(ctx, tx, q.Kind)
+		if err != nil {
+			return "", nil, false, err
+		}
 		enough = int64(math.Sqrt(float64(q.Limit) * float64(rows) / scanPerLookup))
 	}
 	eq, err := s.equalityRows(ctx, tx, q)
@@ -200,7 +203,8 @@ type rowCounts struct {
 
 // kindStats are about how many rows a kind's table has, and, for each column leading one of
 // its indexes, the fewest rows a value of it holds on average by sqlite_stat1 (ANALYZE, run
-// after large writes; none without it).
+// after large writes; none without it). perValue is nil until a search with equalities
+// asks for it: it takes two statements more, and most searches have none.
 type kindStats struct {
 	rows     int64
 	perValue map[string]int64
@@ -208,14 +212,15 @@ type kindStats struct {
 
 // rowEstimate is about how many rows k's table has (kindStats).
 func (s *Store) rowEstimate(ctx context.Context, tx *sql.Tx, k *record.Kind) (int64, error) {
-	st, err := s.kindStats(ctx, tx, k)
+	st, err := s.kindStats(ctx, tx, k, false)
 	return st.rows, err
 }
 
-// kindStats reads k's statistics in tx when the data changed since the last read. max(seq)
+// kindStats reads k's statistics in tx when the data changed since the last read, the rows
+// per value also when perValue is set and they were not read at this version. max(seq)
 // reads one b-tree leaf, where count(*) would read the table; rows deleted since only make
 // it larger.
-func (s *Store) kindStats(ctx context.Context, tx *sql.Tx, k *record.Kind) (kindStats, error) {
+func (s *Store) kindStats(ctx context.Context, tx *sql.Tx, k *record.Kind, perValue bool) (kindStats, error) {
 	v, err := s.version.get(ctx)
 	if err != nil {
 		return kindStats{}, fmt.Errorf("statistics of %s: %w", k.Name, err)
@@ -223,20 +228,29 @@ func (s *Store) kindStats(ctx context.Context, tx *sql.Tx, k *record.Kind) (kind
 	c := &s.rowCounts
 	c.mu.Lock()
 	st, ok := c.kinds[k]
-	ok = ok && c.version == v
+	if c.version != v {
+		st, ok = kindStats{}, false
+	}
 	c.mu.Unlock()
-	if ok {
+	if ok && (!perValue || st.perValue != nil) {
 		return st, nil
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+sqlstore.Table(k)).Scan(&st.rows); err != nil {
-		return kindStats{}, fmt.Errorf("rows of %s: %w", k.Name, mapErr(err))
+	if !ok {
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+sqlstore.Table(k)).Scan(&st.rows); err != nil {
+			return kindStats{}, fmt.Errorf("rows of %s: %w", k.Name, mapErr(err))
+		}
 	}
-	if st.perValue, err = readRowsPerValue(ctx, tx, k, s.ordered[k]); err != nil {
-		return kindStats{}, fmt.Errorf("statistics of %s: %w", k.Name, mapErr(err))
+	if perValue && st.perValue == nil {
+		if st.perValue, err = readRowsPerValue(ctx, tx, k, s.ordered[k]); err != nil {
+			return kindStats{}, fmt.Errorf("statistics of %s: %w", k.Name, mapErr(err))
+		}
 	}
 	c.mu.Lock()
 	if c.version != v || c.kinds == nil {
 		c.version, c.kinds = v, map[*record.Kind]kindStats{}
+	}
+	if old, ok := c.kinds[k]; ok && st.perValue == nil {
+		st.perValue = old.perValue // read meanwhile by a search with equalities
 	}
 	c.kinds[k] = st
 	c.mu.Unlock()
@@ -255,16 +269,20 @@ func (s *Store) kindStats(ctx context.Context, tx *sql.Tx, k *record.Kind) (kind
 // there are no statistics.
 func (s *Store) equalityRows(ctx context.Context, tx *sql.Tx, q store.Query) (int64, error) {
 	best := int64(-1)
+	var perValue map[string]int64
 	for _, c := range q.Where {
 		col, values, ok := equalityColumn(q.Kind, c)
 		if !ok {
 			continue
 		}
-		st, err := s.kindStats(ctx, tx, q.Kind)
-		if err != nil {
-			return 0, err
+		if perValue == nil {
+			st, err := s.kindStats(ctx, tx, q.Kind, true)
+			if err != nil {
+				return 0, err
+			}
+			perValue = st.perValue
 		}
-		if n, ok := st.perValue[col]; ok && (best < 0 || n*values < best) {
+		if n, ok := perValue[col]; ok && (best < 0 || n*values < best) {
 			best = n * values
 		}
 	}

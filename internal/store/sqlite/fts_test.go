@@ -65,11 +65,7 @@ func findSQL(t testing.TB, s *Store, q store.Query) (string, []any) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	rows, err := s.rowEstimate(context.Background(), tx, q.Kind)
-	if err != nil {
-		t.Fatal(err)
-	}
-	query, args, _, err = s.resolve(context.Background(), tx, q, query, args, lookups, rows)
+	query, args, _, err = s.resolve(context.Background(), tx, q, query, args, lookups)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,6 +333,40 @@ func TestSearchWithinFewValuesReadsTheirIndex(t *testing.T) {
 		if !slices.Equal(got, want) || (c.needle == "bel" && len(got) != 20) {
 			t.Errorf("%q: got %v, want %v", c.needle, got, want)
 		}
+	}
+}
+
+// The rows per value of sqlite_stat1 are read only for a search with equalities on an
+// indexed column: a plain substring search, the most frequent, pays for the row count alone
+// when the data changed.
+func TestPlainSearchLeavesRowsPerValueUnread(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	writeTeams(t, s, 50, func(i int, r record.Record) {
+		r.Set("idLeague", record.Str(strconv.Itoa(i%5)))
+		r.Set("strTeam", record.Str("Club "+strconv.Itoa(i)))
+	})
+	if _, err := s.write.ExecContext(ctx, `ANALYZE team`); err != nil {
+		t.Fatal(err)
+	}
+	perValue := func() map[string]int64 {
+		s.rowCounts.mu.Lock()
+		defer s.rowCounts.mu.Unlock()
+		return s.rowCounts.kinds[record.Team].perValue
+	}
+	contains := store.Cond{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: "club"}
+	if _, err := s.Find(ctx, store.Query{Kind: record.Team, Limit: 10, Where: []store.Cond{contains}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := perValue(); got != nil {
+		t.Errorf("rows per value after a search without equalities: %v, want unread", got)
+	}
+	q := store.Query{Kind: record.Team, Limit: 10, Where: []store.Cond{contains, {Field: "idLeague", Op: store.Eq, Value: "1"}}}
+	if _, err := s.Find(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if got := perValue(); len(got) == 0 {
+		t.Errorf("rows per value after a search within a league: %v, want those of the indexes", got)
 	}
 }
 

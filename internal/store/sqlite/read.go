@@ -31,14 +31,8 @@ func (s *Store) Find(ctx context.Context, q store.Query) ([]record.Record, error
 			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, mapErr(err))
 		}
 		defer tx.Rollback()
-		var n int64 // rows of the kind, for resolve's choice of the scan
-		if q.Limit > 0 {
-			if n, err = s.rowEstimate(ctx, tx, q.Kind); err != nil {
-				return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
-			}
-		}
 		var scan bool
-		if query, args, scan, err = s.resolve(ctx, tx, q, query, args, lookups, n); err != nil {
+		if query, args, scan, err = s.resolve(ctx, tx, q, query, args, lookups); err != nil {
 			return nil, fmt.Errorf("sqlite: find %s: %w", q.Kind.Name, err)
 		}
 		rows, err = s.findIn(ctx, tx, q.Kind, query, args, seqs && !scan)

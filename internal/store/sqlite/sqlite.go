@@ -114,7 +114,8 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 			return nil, mapErr(err)
 		}
 	}
-	read, err := sql.Open("sqlite", dsn(path, readCacheKiB, "_pragma=query_only(1)"))
+	readDSN := dsn(path, readCacheKiB, "_pragma=query_only(1)")
+	read, err := sql.Open("sqlite", readDSN)
 	if err != nil {
 		write.Close()
 		return nil, err
@@ -126,7 +127,7 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	// DataVersion's connection is a pool of its own: a search asks for the version while its
 	// transaction holds a read connection, so taken from the read pool it could wait for a
 	// connection that only a finished search frees (version.go).
-	vdb, err := sql.Open("sqlite", dsn(path, readCacheKiB, "_pragma=query_only(1)"))
+	vdb, err := sql.Open("sqlite", readDSN)
 	if err != nil {
 		read.Close()
 		write.Close()
