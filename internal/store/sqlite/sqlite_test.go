@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -267,9 +268,13 @@ func TestPoolStatsCountWaits(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.write.PingContext(ctx) }()
-	// The pool counts a wait as the query starts waiting.
-	for s.PoolStats()[1].Waits == before[1].Waits {
-		time.Sleep(time.Millisecond)
+	// The pool counts a wait as the query starts waiting; it tells of it no other way. The
+	// bound only turns a hang into a failure.
+	for deadline := time.Now().Add(30 * time.Second); s.PoolStats()[1].Waits == before[1].Waits; {
+		if time.Now().After(deadline) {
+			t.Fatal("the query never waited for the held connection")
+		}
+		runtime.Gosched()
 	}
 	if err := held.Close(); err != nil {
 		t.Fatal(err)
