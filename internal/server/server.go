@@ -179,7 +179,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
-	s.commonHeaders(rec.Header(), r, path)
+	// Surfaces live outside /api/: a path is looked for among them once, for its headers
+	// and its answer.
+	var sf Surface
+	apiPath := isAPIPath(path)
+	if !apiPath {
+		sf = s.surfaceAt(path)
+	}
+	s.commonHeaders(rec.Header(), r, apiPath || sf != nil)
 	// An /api/ path is read once, for the writes' table and the APIs'.
 	apiT, isAPI := s.match(path)
 	if isAPI && apiT.writes {
@@ -213,12 +220,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, sf := range s.cfg.Mounts.Surfaces {
-		if strings.HasPrefix(path, sf.Prefix()) {
-			t.own = true
-			s.serveSurface(rec, r, sf, addr, &path, &route)
-			return
-		}
+	if sf != nil {
+		t.own = true
+		s.serveSurface(rec, r, sf, addr, &path, &route)
+		return
 	}
 	if lt, ok := parseLive(path); ok {
 		route, path = lt.route, lt.logPath(path)
