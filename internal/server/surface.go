@@ -30,7 +30,7 @@ func (s *Server) serveSurface(w http.ResponseWriter, r *http.Request, sf Surface
 		return
 	}
 	*route = t.Route
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), *route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
+	ctx := s.requestContext(r, *route)
 	defer ctx.stop()
 	r = r.WithContext(ctx)
 	k, ok := s.admitKey(w, r, t, t.Key, addr, func() {})
