@@ -73,19 +73,28 @@ func SplitPath(raw string) (version string, segs []string, ok bool) {
 	if rest, ok = strings.CutPrefix(rest, "json/"); !ok {
 		return "", nil, false
 	}
+	if segs, ok = SplitSegments(rest); !ok {
+		return "", nil, false
+	}
+	return version, segs, true
+}
+
+// SplitSegments reads the escaped segments of a path after its prefix, percent-decoded; ok
+// is false where one is badly escaped or overlong as sent.
+func SplitSegments(rest string) (segs []string, ok bool) {
 	segs = make([]string, 0, strings.Count(rest, "/")+1)
 	for {
 		seg, more, found := strings.Cut(rest, "/")
 		if len(seg) > MaxSegment*3 {
-			return "", nil, false
+			return nil, false
 		}
 		s, err := url.PathUnescape(seg)
 		if err != nil {
-			return "", nil, false
+			return nil, false
 		}
 		segs = append(segs, s)
 		if !found {
-			return version, segs, true
+			return segs, true
 		}
 		rest = more
 	}

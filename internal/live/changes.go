@@ -54,11 +54,11 @@ func ParseSince(q url.Values) (int64, error) {
 	return n, nil
 }
 
-// parseLimit reads a limit by the rule of cursors: decimal digits and nothing else (no sign,
-// no space); a limit over MaxLimit is MaxLimit.
-func parseLimit(q url.Values) (int, error) {
+// ParseLimit reads a limit parameter (absent: def) by the rule of cursors: decimal digits
+// and nothing else (no sign, no space); a limit over MaxLimit is MaxLimit.
+func ParseLimit(q url.Values, def int) (int, error) {
 	if !q.Has("limit") {
-		return DefaultLimit, nil
+		return def, nil
 	}
 	n, ok := ParseCursor(q.Get("limit"))
 	if !ok || n < 1 {
@@ -127,7 +127,7 @@ func ServeChanges(w http.ResponseWriter, r *http.Request, src store.Feed) {
 		respond.Error(w, r, err)
 		return
 	}
-	limit, err := parseLimit(q)
+	limit, err := ParseLimit(q, DefaultLimit)
 	if err != nil {
 		respond.Error(w, r, err)
 		return

@@ -3,6 +3,7 @@ package openapi_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 	"sportsdb/internal/live"
 	"sportsdb/internal/openapi"
 	"sportsdb/internal/openapi/openapitest"
+	"sportsdb/internal/webhooks"
 	"sportsdb/internal/xmltv"
 )
 
@@ -61,8 +63,9 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	for _, item := range doc.Paths {
 		described[item["get"].Route] = true
 	}
-	sp := sportarr.NewSurface(nil, nil, nil, nil)
-	for _, r := range append(append(append(append(append(a1.Routes(), a2.Routes()...), live.Routes()...), xmltv.Routes...), sp.Routes()...), records.Route) {
+	routes := slices.Concat(a1.Routes(), a2.Routes(), live.Routes(), xmltv.Routes,
+		sportarr.NewSurface(nil, nil, nil, nil).Routes(), []string{records.Route, webhooks.RouteList, webhooks.RouteOne})
+	for _, r := range routes {
 		if !described[r] {
 			t.Errorf("route %s is in no operation", r)
 		}

@@ -63,24 +63,12 @@ func (p corsPolicy) set(h http.Header, r *http.Request) {
 
 func isAPIPath(path string) bool { return strings.HasPrefix(path, "/api/") }
 
-// crossOrigin says whether answers on a path carry the CORS fields: the APIs', and the keyed
-// surfaces' (Sportarr's settings page, in a browser, asks its metadata API for all/sports).
-func (s *Server) crossOrigin(path string) bool {
-	if isAPIPath(path) {
-		return true
-	}
-	for _, sf := range s.cfg.Mounts.Surfaces {
-		if strings.HasPrefix(path, sf.Prefix()) {
-			return true
-		}
-	}
-	return false
-}
-
 // commonHeaders sets what every answer carries before it is written: the CORS fields of an
-// API or surface answer, and, while the server drains, Connection: close (drain.go).
-func (s *Server) commonHeaders(h http.Header, r *http.Request, path string) {
-	if s.crossOrigin(path) {
+// API or surface answer (cross), and, while the server drains, Connection: close
+// (drain.go). Surfaces are keyed too: Sportarr's settings page, in a browser, asks its
+// metadata API for all/sports.
+func (s *Server) commonHeaders(h http.Header, r *http.Request, cross bool) {
+	if cross {
 		s.cors.set(h, r)
 	}
 	if s.draining.Load() {

@@ -179,7 +179,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				route: route, status: rec.status, bytes: rec.bytes, took: d, remote: addr})
 		}
 	}()
-	s.commonHeaders(rec.Header(), r, path)
+	// Surfaces live outside /api/: a path is looked for among them once, for its headers
+	// and its answer.
+	var sf Surface
+	apiPath := isAPIPath(path)
+	if !apiPath {
+		sf = s.surfaceAt(path)
+	}
+	s.commonHeaders(rec.Header(), r, apiPath || sf != nil)
 	// An /api/ path is read once, for the writes' table and the APIs'.
 	apiT, isAPI := s.match(path)
 	if isAPI && apiT.writes {
@@ -213,12 +220,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, sf := range s.cfg.Mounts.Surfaces {
-		if strings.HasPrefix(path, sf.Prefix()) {
-			t.own = true
-			s.serveSurface(rec, r, sf, addr, &path, &route)
-			return
-		}
+	if sf != nil {
+		t.own = true
+		s.serveSurface(rec, r, sf, addr, &path, &route)
+		return
 	}
 	if lt, ok := parseLive(path); ok {
 		route, path = lt.route, lt.logPath(path)
@@ -233,18 +238,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route = t.Route
 	// One context for the rest of the request: its route and logger, for logs, and its
 	// deadline, which bounds the key lookup and the limiter as well as the answer.
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
+	ctx := s.requestContext(r, route)
 	defer ctx.stop()
 	s.serveAPI(rec, r.WithContext(ctx), t, addr, &route)
 }
 
+// requestContext is the context of a request's work once its route is known: the route and
+// logger, for logs, and the request's deadline. The caller stops it.
+func (s *Server) requestContext(r *http.Request, route string) *lazyDeadline {
+	return withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
+}
+
+// requestKey is the key a request for t carries: in its path, or in X-API-KEY.
+func requestKey(r *http.Request, t api.Target) string {
+	if t.HeaderKey {
+		return r.Header.Get("X-API-KEY")
+	}
+	return t.Key
+}
+
 // serveAPI answers an API path. A refused key names no endpoint: route becomes OtherRoute.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, t target, addr string, route *string) {
-	key := t.Key
-	if t.HeaderKey {
-		key = r.Header.Get("X-API-KEY")
-	}
-	k, ok := s.admitKey(w, r, t.Target, key, addr, func() { *route = api.OtherRoute })
+	k, ok := s.admitKey(w, r, t.Target, requestKey(r, t.Target), addr, func() { *route = api.OtherRoute })
 	if !ok {
 		return
 	}

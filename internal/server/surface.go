@@ -2,10 +2,21 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/respcache"
 )
+
+// surfaceAt is the surface whose prefix starts path, or nil.
+func (s *Server) surfaceAt(path string) Surface {
+	for _, sf := range s.cfg.Mounts.Surfaces {
+		if strings.HasPrefix(path, sf.Prefix()) {
+			return sf
+		}
+	}
+	return nil
+}
 
 // serveSurface answers a path under a surface's prefix. ServeHTTP calls it with the path it
 // logs and the route it counts, which it sets first: the logged path loses its key. The key
@@ -19,7 +30,7 @@ func (s *Server) serveSurface(w http.ResponseWriter, r *http.Request, sf Surface
 		return
 	}
 	*route = t.Route
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), *route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
+	ctx := s.requestContext(r, *route)
 	defer ctx.stop()
 	r = r.WithContext(ctx)
 	k, ok := s.admitKey(w, r, t, t.Key, addr, func() {})

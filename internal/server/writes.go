@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"sportsdb/internal/api"
-	"sportsdb/internal/api/respond"
 )
 
 // serveWrites answers a path of Mounts.Writes, any method, and returns the route it names:
@@ -16,14 +15,10 @@ func (s *Server) serveWrites(w http.ResponseWriter, r *http.Request, t target, a
 		return preflight(w, []string{methods}, []string{headers})
 	}
 	route := t.Route
-	ctx := withLazyDeadline(respond.NewContext(r.Context(), route, s.cfg.Logger), s.cfg.RequestTimeout, s.deadlines)
+	ctx := s.requestContext(r, route)
 	defer ctx.stop()
 	r = r.WithContext(ctx)
-	key := t.Key
-	if t.HeaderKey {
-		key = r.Header.Get("X-API-KEY")
-	}
-	k, ok := s.admitKey(w, r, t.Target, key, addr, func() { route = api.OtherRoute })
+	k, ok := s.admitKey(w, r, t.Target, requestKey(r, t.Target), addr, func() { route = api.OtherRoute })
 	if !ok {
 		return route
 	}

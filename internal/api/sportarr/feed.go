@@ -3,20 +3,15 @@ package sportarr
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
-	"sportsdb/internal/api/respond"
 	"sportsdb/internal/live"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
 
-// Page sizes of the change feed: Sportarr asks for 500 changes a poll.
-const (
-	defaultChanges = 500
-	maxChanges     = live.MaxLimit
-)
+// defaultChanges is the change feed's page size: Sportarr asks for 500 changes a poll.
+const defaultChanges = 500
 
 // feedKinds are the kinds whose changes Sportarr acts on: it refreshes a league's seasons
 // when one of its events or seasons changes, and the whole league when the league does.
@@ -38,13 +33,9 @@ func changes(c *call, _ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit := defaultChanges
-	if q.Has("limit") {
-		n, ok := live.ParseCursor(q.Get("limit"))
-		if !ok || n < 1 {
-			return nil, respond.WithCode(http.StatusBadRequest, fmt.Sprintf("Invalid limit: want a number from 1 to %d", maxChanges), nil)
-		}
-		limit = int(min(n, maxChanges))
+	limit, err := live.ParseLimit(q, defaultChanges)
+	if err != nil {
+		return nil, err
 	}
 	f := feedPage{}
 	if c.s.feed != nil {

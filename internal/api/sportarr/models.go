@@ -19,12 +19,14 @@ import (
 // League, Team, Player, Event; TVSchedule, Sport, Country, Season in SportarrApiClient.cs).
 type model []field
 
-// field is one member of a model: its name, its value read from a decoded record, and its
-// JSON type ("string" or "number"; null is always allowed), for the OpenAPI document.
+// field is one member of a model: its name, what appends its value read from a decoded
+// record, and its JSON type ("string", "integer" or "number"; null is always allowed), for
+// the OpenAPI document. Values are appended to the answer as they are read, so an answer of
+// thousands of records makes no buffer per value.
 type field struct {
-	name  string
-	value func(record.Record) []byte
-	typ   string
+	name     string
+	appendTo func(b []byte, r record.Record) []byte
+	typ      string
 }
 
 // text is the record field as text, or null.
@@ -32,50 +34,50 @@ func text(name string) field { return textOf(name, name) }
 
 // textOf is the record field from, as text or null, under Sportarr's name.
 func textOf(name, from string) field {
-	return field{name, func(r record.Record) []byte { return appendValue(nil, r.Get(from)) }, "string"}
+	return field{name, func(b []byte, r record.Record) []byte { return appendValue(b, r.Get(from)) }, "string"}
 }
 
 // number is the record field from as a whole number, null when it holds none.
 func number(name, from string) field {
-	return field{name, func(r record.Record) []byte {
+	return field{name, func(b []byte, r record.Record) []byte {
 		n, err := strconv.ParseInt(strings.TrimSpace(r.Str(from)), 10, 64)
 		if err != nil {
-			return null
+			return append(b, null...)
 		}
-		return strconv.AppendInt(nil, n, 10)
+		return strconv.AppendInt(b, n, 10)
 	}, "integer"}
 }
 
 // date is the record field from when it is a date (YYYY-MM-DD), else null.
 func date(name string, from ...string) field {
-	return field{name, func(r record.Record) []byte {
+	return field{name, func(b []byte, r record.Record) []byte {
 		for _, f := range from {
 			if d := r.Str(f); isDate(d) {
-				return record.AppendString(nil, d)
+				return record.AppendString(b, d)
 			}
 		}
-		return null
+		return append(b, null...)
 	}, "string"}
 }
 
 // computed is a value worked out from the record: text, or null when ok is false.
 func computed(name string, fn func(record.Record) (string, bool)) field {
-	return field{name, func(r record.Record) []byte {
+	return field{name, func(b []byte, r record.Record) []byte {
 		if s, ok := fn(r); ok {
-			return record.AppendString(nil, s)
+			return record.AppendString(b, s)
 		}
-		return null
+		return append(b, null...)
 	}, "string"}
 }
 
 // measure is a number worked out from a text field (a height, a weight), or null.
 func measure(name, from string, parse func(string) (float64, bool)) field {
-	return field{name, func(r record.Record) []byte {
+	return field{name, func(b []byte, r record.Record) []byte {
 		v, ok := parse(strings.ToLower(r.Str(from)))
 		if !ok {
-			return null
+			return append(b, null...)
 		}
-		return strconv.AppendFloat(nil, v, 'f', -1, 64)
+		return strconv.AppendFloat(b, v, 'f', -1, 64)
 	}, "number"}
 }
 
@@ -107,7 +109,7 @@ func (m model) appendObject(b []byte, rec record.Record) ([]byte, error) {
 		}
 		b = record.AppendString(b, f.name)
 		b = append(b, ':')
-		b = append(b, f.value(rec)...)
+		b = f.appendTo(b, rec)
 	}
 	return append(b, '}'), nil
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"sportsdb/internal/api"
@@ -87,26 +88,24 @@ func (s *Surface) Routes() []string {
 // no row names (404 before the key is checked). Parameters are kept as sent, decoded: each
 // row's answer checks its own.
 func (s *Surface) Match(rawPath string) (t api.Target, ok bool) {
-	parts := strings.Split(rawPath, "/")
-	if len(parts) < 4 || parts[0] != "" || "/"+parts[1]+"/" != Prefix {
+	tail, ok := strings.CutPrefix(rawPath, Prefix)
+	if !ok {
 		return t, false
 	}
-	segs := make([]string, 0, len(parts)-2)
-	for _, p := range parts[2:] {
-		if len(p) > api.MaxSegment*3 {
+	segs, ok := api.SplitSegments(tail)
+	if !ok || len(segs) < 2 {
+		return t, false
+	}
+	for _, seg := range segs {
+		if len(seg) > api.MaxSegment {
 			return t, false
 		}
-		seg, err := url.PathUnescape(p)
-		if err != nil || len(seg) > api.MaxSegment {
-			return t, false
-		}
-		segs = append(segs, seg)
 	}
 	key, rest := segs[0], segs[1:]
 	if key == "" {
 		return t, false
 	}
-	if len(rest) > len(baseSuffix) && equal(rest[:len(baseSuffix)], baseSuffix) {
+	if len(rest) > len(baseSuffix) && slices.Equal(rest[:len(baseSuffix)], baseSuffix) {
 		rest = rest[len(baseSuffix):]
 	}
 	for i := range s.rows {
@@ -115,15 +114,6 @@ func (s *Surface) Match(rawPath string) (t api.Target, ok bool) {
 		}
 	}
 	return t, false
-}
-
-func equal(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return len(a) == len(b)
 }
 
 // match says whether a path is the row's, and its parameters.
