@@ -82,6 +82,9 @@ func loadClients(t *testing.T) map[string]client {
 			if cl.File == "" || cl.Path == "" || (cl.Key == "" && cl.Status == 0) || !validShape[cl.Shape] {
 				t.Fatalf("%s: incomplete call %+v", f, cl)
 			}
+			if (cl.Shape == "null" || cl.Status != 0) && cl.Why == "" {
+				t.Errorf("%s: %s is answered with no records and does not say why", f, cl.Path)
+			}
 		}
 		out[strings.TrimSuffix(filepath.Base(f), ".json")] = c
 	}
