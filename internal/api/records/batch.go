@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"time"
@@ -42,17 +41,10 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, k store.Key) error {
 		return respond.WithCode(http.StatusUnsupportedMediaType,
 			"The body must be JSON (Content-Type: application/json) or NDJSON (application/x-ndjson)", nil)
 	}
-	if r.ContentLength > MaxBatch {
-		return errBatchTooBig
-	}
 	// Read whole before the transaction: a slow client never holds the writer.
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBatch))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return errBatchTooBig
-	case err != nil:
-		return respond.WithCode(http.StatusBadRequest, "The body could not be read", err)
+	body, err := readBody(r, MaxBatch, errBatchTooBig)
+	if err != nil {
+		return err
 	}
 	var n batchCounts
 	err = a.store.Write(r.Context(), func(tx store.Tx) error {
