@@ -101,24 +101,17 @@ func batchUpsert(ctx context.Context, tx store.Tx, k store.Key, now time.Time, r
 		}
 		out = record.Merge(d, rec)
 	}
-	if locked(out) && k.Role != store.Admin {
-		return errLockField
-	}
-	out, err = onWrite(ctx, tx, now, out, progress)
+	_, wrote, err := put(ctx, tx, k, now, cur, exists, out, progress)
 	var he *respond.HTTPError
 	switch {
 	case errors.As(err, &he):
 		return err
 	case err != nil:
 		return storeFailure{err}
-	}
-	if exists && etag(out) == etag(cur) {
+	case wrote:
+		n.upserted++
+	default:
 		n.unchanged++
-		return nil
-	}
-	n.upserted++
-	if err := tx.Replace(ctx, out); err != nil {
-		return storeFailure{err}
 	}
 	return nil
 }
@@ -137,10 +130,7 @@ func batchDelete(ctx context.Context, tx store.Tx, k store.Key, kind *record.Kin
 		return errLocked
 	}
 	n.deleted++
-	if err := onDelete(ctx, tx, kind, id); err != nil {
-		return storeFailure{err}
-	}
-	if err := tx.(store.HoldTx).Delete(ctx, kind, id); err != nil {
+	if err := remove(ctx, tx, kind, id); err != nil {
 		return storeFailure{err}
 	}
 	return nil
