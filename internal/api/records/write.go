@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,18 +216,9 @@ func merge(cur record.Record, members []member) (record.Record, error) {
 	}
 	out := d.Clone()
 	for _, m := range members {
-		if !isKey(out.Kind, m.name) || m.value.Valid && m.value.S != "" {
+		if !slices.Contains(out.Kind.Key, m.name) || m.value.Valid && m.value.S != "" {
 			out.Set(m.name, m.value)
 		}
 	}
 	return out, nil
-}
-
-func isKey(k *record.Kind, field string) bool {
-	for _, f := range k.Key {
-		if f == field {
-			return true
-		}
-	}
-	return false
 }
