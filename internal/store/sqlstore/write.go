@@ -237,13 +237,26 @@ func (t *Tx) Delete(ctx context.Context, k *record.Kind, id string) error {
 	return nil
 }
 
+// delete removes the record in one statement that answers its doc for the change feed: a
+// record the transaction held (store.HoldTx) is not read again to be deleted.
 func (t *Tx) delete(ctx context.Context, k *record.Kind, id string) error {
-	doc, err := t.storedDoc(ctx, k, id)
-	if err != nil {
+	// The buffered writes go first: the record may be among them.
+	if err := t.flush(ctx); err != nil {
 		return err
 	}
+	if err := t.Pipe.Sync(); err != nil {
+		return err
+	}
+	var doc string
+	err := queryRow(ctx, t.c.Q, `DELETE FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1)+` RETURNING doc`, []any{id}, &doc)
+	if errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if err != nil {
+		return t.mapErr(err)
+	}
 	t.Changes.DeletedOne(k, id, doc)
-	return t.exec(ctx, `DELETE FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1), id)
+	return nil
 }
 
 // Hold returns the record of kind k with that id as the transaction sees it, or
