@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"sportsdb/internal/api/respond"
-	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -21,7 +20,7 @@ func (a *API) history(w http.ResponseWriter, r *http.Request, k store.Key, kind 
 	if !k.Role.CanWrite() && k.Tier == store.Free {
 		return respond.ErrPremiumNeeded
 	}
-	if _, ok := keyParts(kind, id); !ok || ingest.ValueProblem(id) != "" {
+	if _, ok := keyParts(kind, id); !ok {
 		return respond.ErrNotFound
 	}
 	h, ok := a.store.(store.History)

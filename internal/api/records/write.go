@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sportsdb/internal/api/respond"
+	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -70,6 +71,9 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *record.Kind, id string) error {
 	if !k.Role.CanWrite() {
 		return errCannotWrite
+	}
+	if _, ok := keyParts(kind, id); !ok {
+		return respond.ErrNotFound
 	}
 	err := a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
@@ -172,7 +176,10 @@ func check(w http.ResponseWriter, r *http.Request, k store.Key, cur record.Recor
 func build(kind *record.Kind, id string, members []member) (record.Record, []respond.Problem) {
 	var problems []respond.Problem
 	parts, ok := keyParts(kind, id)
-	if !ok {
+	switch p := ingest.ValueProblem(id); {
+	case p != "":
+		problems = append(problems, respond.Problem{Field: kind.Key[0], Problem: "the id in the path: " + p})
+	case !ok:
 		problems = append(problems, respond.Problem{Field: kind.Key[0],
 			Problem: "the id in the path is not one of a " + kind.Name + " (" + strings.Join(kind.Key, "|") + ")"})
 	}
