@@ -108,6 +108,25 @@ func parseDelete(s []byte, atEOF bool) (k *record.Kind, id string, n int, err er
 	return k, d.Delete.ID, n, nil
 }
 
+// orStore fills the handlers h leaves nil with the store's own: storeUpsert, storeDelete.
+func (h Handlers) orStore() Handlers {
+	if h.Upsert == nil {
+		h.Upsert = storeUpsert
+	}
+	if h.Delete == nil {
+		h.Delete = storeDelete
+	}
+	return h
+}
+
+// storeUpsert is the upsert of a record when the run's Handlers name none.
+func storeUpsert(ctx context.Context, tx store.Tx, r record.Record) error {
+	if err := tx.Upsert(ctx, r); err != nil {
+		return fmt.Errorf("store %s: %w", r.Kind.Name, err)
+	}
+	return nil
+}
+
 // storeDelete is the delete of a line when the run's Handlers name none.
 func storeDelete(ctx context.Context, tx store.Tx, k *record.Kind, id string) error {
 	d, ok := tx.(store.DeleteTx)
@@ -129,7 +148,7 @@ func storeDelete(ctx context.Context, tx store.Tx, k *record.Kind, id string) er
 func ReadBody(ctx context.Context, tx store.Tx, body io.Reader, ndjson bool, h Handlers) (Summary, error) {
 	sum := newSummary()
 	imp := newImporter(&sum, newProgress(nil, "importing"))
-	imp.h = h
+	imp.h = h.orStore()
 	name := "body.json"
 	if ndjson {
 		name = "body.ndjson"

@@ -210,7 +210,8 @@ type importer struct {
 }
 
 func newImporter(sum *Summary, prog *progress) *importer {
-	return &importer{sum: sum, prog: prog, b: newBuilder(), obj: newObjectParser(), r: newReader(), chunk: chunkSize}
+	return &importer{sum: sum, prog: prog, b: newBuilder(), obj: newObjectParser(), r: newReader(), chunk: chunkSize,
+		h: Handlers{}.orStore()}
 }
 
 func (imp *importer) file(ctx context.Context, tx store.Tx, path, sourceURL string) error {
@@ -239,12 +240,8 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	src = sniff
 	defer func() { imp.blank = !sniff.seen }()
 	keep := func(r record.Record) error {
-		if imp.h.Upsert != nil {
-			if err := imp.h.Upsert(ctx, tx, r); err != nil {
-				return err
-			}
-		} else if err := tx.Upsert(ctx, r); err != nil {
-			return fmt.Errorf("store %s: %w", r.Kind.Name, err)
+		if err := imp.h.Upsert(ctx, tx, r); err != nil {
+			return err
 		}
 		imp.sum.Records++
 		imp.sum.ByKind[r.Kind.Name]++
@@ -266,11 +263,7 @@ func (imp *importer) read(ctx context.Context, tx store.Tx, name string, src io.
 	isRecord := func(p *objectParser) bool { return imp.b.detect(p).kind != nil }
 	br := newBodyReader(imp.r, imp.obj, isRecord, onRecord)
 	br.onDelete = func(k *record.Kind, id string, where func() string) error {
-		del := imp.h.Delete
-		if del == nil {
-			del = storeDelete
-		}
-		if err := del(ctx, tx, k, id); err != nil {
+		if err := imp.h.Delete(ctx, tx, k, id); err != nil {
 			return &FileError{Path: name, Where: where(), Err: err}
 		}
 		imp.sum.Deleted++

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"time"
@@ -42,17 +41,10 @@ func (a *API) batch(w http.ResponseWriter, r *http.Request, k store.Key) error {
 		return respond.WithCode(http.StatusUnsupportedMediaType,
 			"The body must be JSON (Content-Type: application/json) or NDJSON (application/x-ndjson)", nil)
 	}
-	if r.ContentLength > MaxBatch {
-		return errBatchTooBig
-	}
 	// Read whole before the transaction: a slow client never holds the writer.
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBatch))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return errBatchTooBig
-	case err != nil:
-		return respond.WithCode(http.StatusBadRequest, "The body could not be read", err)
+	body, err := readBody(r, MaxBatch, errBatchTooBig)
+	if err != nil {
+		return err
 	}
 	var n batchCounts
 	err = a.store.Write(r.Context(), func(tx store.Tx) error {
@@ -109,24 +101,17 @@ func batchUpsert(ctx context.Context, tx store.Tx, k store.Key, now time.Time, r
 		}
 		out = record.Merge(d, rec)
 	}
-	if locked(out) && k.Role != store.Admin {
-		return errLockField
-	}
-	out, err = onWrite(ctx, tx, now, out, progress)
+	_, wrote, err := put(ctx, tx, k, now, cur, exists, out, progress)
 	var he *respond.HTTPError
 	switch {
 	case errors.As(err, &he):
 		return err
 	case err != nil:
 		return storeFailure{err}
-	}
-	if exists && etag(out) == etag(cur) {
+	case wrote:
+		n.upserted++
+	default:
 		n.unchanged++
-		return nil
-	}
-	n.upserted++
-	if err := tx.Replace(ctx, out); err != nil {
-		return storeFailure{err}
 	}
 	return nil
 }
@@ -145,10 +130,7 @@ func batchDelete(ctx context.Context, tx store.Tx, k store.Key, kind *record.Kin
 		return errLocked
 	}
 	n.deleted++
-	if err := onDelete(ctx, tx, kind, id); err != nil {
-		return storeFailure{err}
-	}
-	if err := tx.(store.HoldTx).Delete(ctx, kind, id); err != nil {
+	if err := remove(ctx, tx, kind, id); err != nil {
 		return storeFailure{err}
 	}
 	return nil

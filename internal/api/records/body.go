@@ -39,17 +39,11 @@ func readObject(r *http.Request) ([]member, error) {
 	if !isJSON(r.Header.Get("Content-Type")) {
 		return nil, errNotJSON
 	}
-	if r.ContentLength > MaxBody {
-		return nil, errTooBig
+	b, err := readBody(r, MaxBody, errTooBig)
+	if err != nil {
+		return nil, err
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBody))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return nil, errTooBig
-	case err != nil:
-		return nil, respond.WithCode(http.StatusBadRequest, "The body could not be read", err)
-	case !json.Valid(b):
+	if !json.Valid(b) {
 		return nil, respond.WithCode(http.StatusBadRequest, "Malformed JSON", nil)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -70,6 +64,23 @@ func readObject(r *http.Request) ([]member, error) {
 		out = append(out, readMember(name, raw))
 	}
 	return out, nil
+}
+
+// readBody reads a request's whole body, up to limit bytes: a longer one is tooBig, refused
+// before it is read where its Content-Length says so.
+func readBody(r *http.Request, limit int64, tooBig error) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, tooBig
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
+	var over *http.MaxBytesError
+	switch {
+	case errors.As(err, &over):
+		return nil, tooBig
+	case err != nil:
+		return nil, respond.WithCode(http.StatusBadRequest, "The body could not be read", err)
+	}
+	return b, nil
 }
 
 // readMember reads one value as import would store it.

@@ -24,11 +24,12 @@ const (
 // (keepLiveScore). progress is an event's strProgress, which the event itself does not keep:
 // "" leaves the entry's.
 func onWrite(ctx context.Context, tx store.Tx, now time.Time, r record.Record, progress string) (record.Record, error) {
-	r, err := derive(ctx, tx, r)
+	named := &namedRecords{tx: tx}
+	r, err := derive(ctx, named, r)
 	if err != nil || r.Kind != record.Event {
 		return r, err
 	}
-	return r, keepLiveScore(ctx, tx, now, r, progress)
+	return r, keepLiveScore(ctx, tx, named, now, r, progress)
 }
 
 // from is a derivation from the record an id field names: each pair of fields, the
@@ -67,7 +68,7 @@ var derivations = map[*record.Kind][]from{
 // the transaction sees them, and an event's that its own fields give (deriveEvent). A field
 // the writer set is kept as it is; what cannot be derived (an id naming no record, a date
 // that is not one) stays empty.
-func derive(ctx context.Context, tx store.Tx, r record.Record) (record.Record, error) {
+func derive(ctx context.Context, named *namedRecords, r record.Record) (record.Record, error) {
 	ds, ok := derivations[r.Kind]
 	if !ok {
 		return r, nil
@@ -77,12 +78,12 @@ func derive(ctx context.Context, tx store.Tx, r record.Record) (record.Record, e
 		if out.Str(d.id) == "" || !anyEmpty(out, d.fields) {
 			continue
 		}
-		named, err := read(ctx, tx, d.kind, out.Str(d.id))
+		src, err := named.read(ctx, d.kind, out.Str(d.id))
 		if err != nil {
 			return out, err
 		}
 		for _, f := range d.fields {
-			fill(out, f[0], named.Str(f[1]))
+			fill(out, f[0], src.Str(f[1]))
 		}
 	}
 	if out.Kind == record.Event {
@@ -158,23 +159,43 @@ func fill(r record.Record, field, v string) {
 	}
 }
 
+// namedRecords reads, for the write of one record, the records its ids name (an event's
+// league for its derived fields and again for its live score entry), each once.
+type namedRecords struct {
+	tx  store.Tx
+	got map[namedKey]record.Record
+}
+
+type namedKey struct {
+	kind *record.Kind
+	id   string
+}
+
 // read returns the record of kind k with that id as the transaction sees it, or an empty
 // record of the kind when id is empty or names none.
-func read(ctx context.Context, tx store.Tx, k *record.Kind, id string) (record.Record, error) {
+func (n *namedRecords) read(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
+	key := namedKey{k, id}
+	if r, ok := n.got[key]; ok {
+		return r, nil
+	}
 	none := k.NewRecord()
 	if id == "" {
 		return none, nil
 	}
-	rt, ok := tx.(store.ReadTx)
+	rt, ok := n.tx.(store.ReadTx)
 	if !ok {
 		return none, errors.New("records: the store's transaction cannot read a record")
 	}
 	r, err := rt.Read(ctx, k, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return none, nil
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		r = none
+	case err != nil:
 		return none, fmt.Errorf("records: read %s %s: %w", k.Name, id, err)
 	}
+	if n.got == nil {
+		n.got = map[namedKey]record.Record{}
+	}
+	n.got[key] = r
 	return r, nil
 }

@@ -19,6 +19,7 @@ func FuzzWrite(f *testing.F) {
 		{"PUT", "team", "9", "{\"strTeam\":\"\\ud800\\u0000\xff\"}", "application/json", ""},
 		{"PATCH", "team", "", `[]`, "text/json", ""},
 		{"GET", "livescore", "5", `nul`, "application/x+json", ""},
+		{"DELETE", "team", "1\x00\xff", ``, "", ""},
 		{"PUT", "event", "3", `{"strStatus":"1H","strProgress":7,"dateEvent":"2026-02-30","strTime":"25:99","idHomeTeam":"3"}`, "application/json", ""},
 		{"PATCH", "event", "3", `{"strStatus":"FT","strTimestamp":"2026-10-10T19:45:00+02:00","strProgress":null}`, "application/json", ""},
 		{"PUT", "team", "3", `{"idLeague":"3","idLeague7":"3","strLeague7":""}`, "application/json", ""},

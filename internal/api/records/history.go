@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"sportsdb/internal/api/respond"
-	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -21,7 +20,7 @@ func (a *API) history(w http.ResponseWriter, r *http.Request, k store.Key, kind 
 	if !k.Role.CanWrite() && k.Tier == store.Free {
 		return respond.ErrPremiumNeeded
 	}
-	if _, ok := keyParts(kind, id); !ok || ingest.ValueProblem(id) != "" {
+	if _, ok := keyParts(kind, id); !ok {
 		return respond.ErrNotFound
 	}
 	h, ok := a.store.(store.History)
@@ -32,13 +31,19 @@ func (a *API) history(w http.ResponseWriter, r *http.Request, k store.Key, kind 
 	if err != nil {
 		return fmt.Errorf("records: history of %s: %w", kind.Name, err)
 	}
-	cur, err := a.store.Get(r.Context(), kind, id)
-	exists := err == nil
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("records: get %s: %w", kind.Name, err)
-	}
-	if len(versions) == 0 && !exists {
-		return respond.ErrNotFound
+	// The stored record is read only where it is wanted: to show the newest change when that
+	// change kept no record, or to tell a record with no change kept from none at all.
+	var cur record.Record
+	exists := false
+	if len(versions) == 0 || !versions[0].Kept && versions[0].Op == store.OpUpsert {
+		cur, err = a.store.Get(r.Context(), kind, id)
+		exists = err == nil
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("records: get %s: %w", kind.Name, err)
+		}
+		if len(versions) == 0 && !exists {
+			return respond.ErrNotFound
+		}
 	}
 	body := []byte(`{"history":[`)
 	for i, v := range versions {

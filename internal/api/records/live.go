@@ -40,7 +40,7 @@ func codes(s string) map[string]bool {
 // any other code but not started keeps an existing entry's final state, with "updated" the
 // time of the write, until Sweep deletes it LiveKept later; not started (NS, TBD, no status)
 // deletes it.
-func keepLiveScore(ctx context.Context, tx store.Tx, now time.Time, ev record.Record, progress string) error {
+func keepLiveScore(ctx context.Context, tx store.Tx, named *namedRecords, now time.Time, ev record.Record, progress string) error {
 	id := ev.Str("idEvent")
 	cur, exists, err := hold(ctx, tx, record.LiveScore, id)
 	if err != nil {
@@ -60,7 +60,7 @@ func keepLiveScore(ctx context.Context, tx store.Tx, now time.Time, ev record.Re
 	if progress == "" && exists {
 		progress = cur.Str("strProgress")
 	}
-	entry, err := liveEntry(ctx, tx, ev, progress, now)
+	entry, err := liveEntry(ctx, named, ev, progress, now)
 	if err != nil {
 		return err
 	}
@@ -70,8 +70,8 @@ func keepLiveScore(ctx context.Context, tx store.Tx, now time.Time, ev record.Re
 // liveEntry is the live score entry of an event, in the public service's shape: its
 // teams, league (with the league's intDivision), scores, status and progress, its kick-off
 // (strTimestamp, dateEvent, strEventTime "19:00") and updated.
-func liveEntry(ctx context.Context, tx store.Tx, ev record.Record, progress string, now time.Time) (record.Record, error) {
-	league, err := read(ctx, tx, record.League, ev.Str("idLeague"))
+func liveEntry(ctx context.Context, named *namedRecords, ev record.Record, progress string, now time.Time) (record.Record, error) {
+	league, err := named.read(ctx, record.League, ev.Str("idLeague"))
 	if err != nil {
 		return record.Record{}, err
 	}

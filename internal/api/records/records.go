@@ -16,6 +16,7 @@ import (
 	"sportsdb/internal/api"
 	"sportsdb/internal/api/respond"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -186,10 +187,12 @@ func answer(w http.ResponseWriter, status int, rec record.Record, tag string) er
 }
 
 // keyParts splits an id into the values of the kind's key fields: one, or several joined by
-// "|" (a season: idLeague|strSeason). ok is false when the count is not the kind's.
+// "|" (a season: idLeague|strSeason). ok is false when the count is not the kind's, or the
+// id holds what import would never store (ingest.ValueProblem: a database may refuse to
+// even look for it), so that no path asks the store for a record no write could have made.
 func keyParts(kind *record.Kind, id string) ([]string, bool) {
 	parts := strings.SplitN(id, "|", len(kind.Key))
-	if len(parts) != len(kind.Key) || id == "" {
+	if len(parts) != len(kind.Key) || id == "" || ingest.ValueProblem(id) != "" {
 		return nil, false
 	}
 	for _, p := range parts {

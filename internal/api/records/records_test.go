@@ -252,6 +252,10 @@ func TestBadInput(t *testing.T) {
 			`{"Message":"Invalid record","errors":[{"field":"idTeam","problem":"must equal the id in the path (9000001)"}]}`},
 		{"a season's id", "PUT", "/api/v2/json/records/season/4328", "application/json", `{}`, 422,
 			`{"Message":"Invalid record","errors":[{"field":"idLeague","problem":"the id in the path is not one of a season (idLeague|strSeason)"}]}`},
+		{"a season's id with NUL", "PUT", "/api/v2/json/records/season/4328%7C2026%00", "application/json", `{}`, 422,
+			`{"Message":"Invalid record","errors":[{"field":"idLeague","problem":"the id in the path: holds a NUL character (\\u0000), which the database cannot store"}]}`},
+		{"a season's id not UTF-8", "PATCH", "/api/v2/json/records/season/4328%7C2026%FF", "application/json", `{}`, 422,
+			`{"Message":"Invalid record","errors":[{"field":"idLeague","problem":"the id in the path: not valid UTF-8"}]}`},
 		{"unknown kind", "PUT", "/api/v2/json/records/teams/1", "application/json", `{}`, 404, `{"Message":"Not found"}`},
 		{"other method", "POST", teamPath, "application/json", `{}`, 405, `{"Message":"Method not allowed"}`},
 	}
@@ -265,6 +269,20 @@ func TestBadInput(t *testing.T) {
 	// A season's id is its league and season, joined by "|".
 	want(t, "a season", e.send(t, "PUT", "/api/v2/json/records/season/4328%7C2026-2027", e.editor, `{}`), 201,
 		`{"record":{"idLeague":"4328","strSeason":"2026-2027","strPoster":null,"strBadge":null,"strDescriptionEN":null}}`)
+}
+
+// An id that holds what no write could store (NUL, bytes that are not UTF-8) names no record:
+// every method answers 404, on PostgreSQL too, which refuses to look for it.
+func TestIDNoWriteStores(t *testing.T) {
+	e := newEnv(t)
+	for _, id := range []string{"9%00", "9%FF", "4328%7C2026%00"} {
+		for _, kind := range []string{"team", "season"} {
+			path := "/api/v2/json/records/" + kind + "/" + id
+			want(t, "GET "+path, e.Get(t, path, "X-API-KEY", e.editor), 404, `{"Message":"Not found"}`)
+			want(t, "DELETE "+path, e.send(t, "DELETE", path, e.editor, ""), 404, `{"Message":"Not found"}`)
+			want(t, "GET "+path+"/history", e.Get(t, path+"/history", "X-API-KEY", e.editor), 404, `{"Message":"Not found"}`)
+		}
+	}
 }
 
 // The access log and the server's log show a records path with {key} in place of a key and

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+	"time"
 
 	"sportsdb/internal/api/respond"
+	"sportsdb/internal/ingest"
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
 )
@@ -51,17 +54,8 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, k store.Key, kind *r
 				return err
 			}
 		}
-		if k.Role != store.Admin && locked(out) {
-			return errLockField
-		}
-		if out, err = onWrite(r.Context(), tx, a.clock.Now(), out, progress); err != nil {
-			return err
-		}
-		if exists && etag(out) == etag(cur) {
-			// Nothing changed: no write, no change in the feed, the same ETag.
-			return nil
-		}
-		return tx.Replace(r.Context(), out)
+		out, _, err = put(r.Context(), tx, k, a.clock.Now(), cur, exists, out, progress)
+		return err
 	})
 	if err != nil {
 		return err
@@ -78,6 +72,9 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 	if !k.Role.CanWrite() {
 		return errCannotWrite
 	}
+	if _, ok := keyParts(kind, id); !ok {
+		return respond.ErrNotFound
+	}
 	err := a.store.Write(r.Context(), func(tx store.Tx) error {
 		store.SetBy(tx, writer(k))
 		store.KeepDocs(tx)
@@ -91,10 +88,7 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 		if err := check(w, r, k, cur, exists); err != nil {
 			return err
 		}
-		if err := onDelete(r.Context(), tx, kind, id); err != nil {
-			return err
-		}
-		return tx.(store.HoldTx).Delete(r.Context(), kind, id)
+		return remove(r.Context(), tx, kind, id)
 	})
 	if err != nil {
 		return err
@@ -102,6 +96,33 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, k store.Key, kind *
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// put stores out, the record a key writes in place of cur (when exists), after the checks
+// every write makes (strLocked set or cleared only by an admin key) and with what it keeps
+// besides (onWrite). A record that would be stored as it is already is not written: no
+// change in the feed, the same ETag. It answers the record as stored, and whether it wrote.
+func put(ctx context.Context, tx store.Tx, k store.Key, now time.Time, cur record.Record, exists bool, out record.Record, progress string) (record.Record, bool, error) {
+	if k.Role != store.Admin && locked(out) {
+		return out, false, errLockField
+	}
+	out, err := onWrite(ctx, tx, now, out, progress)
+	if err != nil {
+		return out, false, err
+	}
+	if exists && etag(out) == etag(cur) {
+		return out, false, nil
+	}
+	return out, true, tx.Replace(ctx, out)
+}
+
+// remove deletes a held record, and with an event the live score entry the server kept of
+// it (onDelete).
+func remove(ctx context.Context, tx store.Tx, kind *record.Kind, id string) error {
+	if err := onDelete(ctx, tx, kind, id); err != nil {
+		return err
+	}
+	return tx.(store.HoldTx).Delete(ctx, kind, id)
 }
 
 // writer is who a key's writes name in the change feed: its label, or the first 8
@@ -155,7 +176,10 @@ func check(w http.ResponseWriter, r *http.Request, k store.Key, cur record.Recor
 func build(kind *record.Kind, id string, members []member) (record.Record, []respond.Problem) {
 	var problems []respond.Problem
 	parts, ok := keyParts(kind, id)
-	if !ok {
+	switch p := ingest.ValueProblem(id); {
+	case p != "":
+		problems = append(problems, respond.Problem{Field: kind.Key[0], Problem: "the id in the path: " + p})
+	case !ok:
 		problems = append(problems, respond.Problem{Field: kind.Key[0],
 			Problem: "the id in the path is not one of a " + kind.Name + " (" + strings.Join(kind.Key, "|") + ")"})
 	}
@@ -199,18 +223,9 @@ func merge(cur record.Record, members []member) (record.Record, error) {
 	}
 	out := d.Clone()
 	for _, m := range members {
-		if !isKey(out.Kind, m.name) || m.value.Valid && m.value.S != "" {
+		if !slices.Contains(out.Kind.Key, m.name) || m.value.Valid && m.value.S != "" {
 			out.Set(m.name, m.value)
 		}
 	}
 	return out, nil
-}
-
-func isKey(k *record.Kind, field string) bool {
-	for _, f := range k.Key {
-		if f == field {
-			return true
-		}
-	}
-	return false
 }

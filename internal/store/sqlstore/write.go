@@ -237,47 +237,56 @@ func (t *Tx) Delete(ctx context.Context, k *record.Kind, id string) error {
 	return nil
 }
 
+// delete removes the record in one statement that answers its doc for the change feed: a
+// record the transaction held (store.HoldTx) is not read again to be deleted.
 func (t *Tx) delete(ctx context.Context, k *record.Kind, id string) error {
-	doc, err := t.storedDoc(ctx, k, id)
-	if err != nil {
+	// The buffered writes go first: the record may be among them.
+	if err := t.flush(ctx); err != nil {
 		return err
 	}
+	if err := t.Pipe.Sync(); err != nil {
+		return err
+	}
+	var doc string
+	err := queryRow(ctx, t.c.Q, `DELETE FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1)+` RETURNING doc`, []any{id}, &doc)
+	if errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if err != nil {
+		return t.mapErr(err)
+	}
 	t.Changes.DeletedOne(k, id, doc)
-	return t.exec(ctx, `DELETE FROM `+Table(k)+` WHERE id = `+t.c.Dialect.Param(1), id)
+	return nil
 }
 
 // Hold returns the record of kind k with that id as the transaction sees it, or
 // store.ErrNotFound, once it holds the record's lock (Dialect.Hold) until it ends.
 func (t *Tx) Hold(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
-	if k == nil {
-		return record.Record{}, fmt.Errorf("%s: hold: %w: no kind", t.c.Name, store.ErrBadQuery)
-	}
-	doc, err := t.hold(ctx, k, id)
-	if err != nil {
-		return record.Record{}, fmt.Errorf("%s: hold %s %q: %w", t.c.Name, k.Name, id, err)
-	}
-	return record.FromDoc(k, doc), nil
+	return t.read(ctx, "hold", k, id, true)
 }
 
 // Read returns a record as the transaction sees it, without holding it (store.ReadTx).
 func (t *Tx) Read(ctx context.Context, k *record.Kind, id string) (record.Record, error) {
-	if k == nil {
-		return record.Record{}, fmt.Errorf("%s: read: %w: no kind", t.c.Name, store.ErrBadQuery)
-	}
-	doc, err := t.storedDoc(ctx, k, id)
-	if err != nil {
-		return record.Record{}, fmt.Errorf("%s: read %s %q: %w", t.c.Name, k.Name, id, err)
-	}
-	return record.FromDoc(k, doc), nil
+	return t.read(ctx, "read", k, id, false)
 }
 
-func (t *Tx) hold(ctx context.Context, k *record.Kind, id string) (string, error) {
-	if t.c.Dialect.Hold != "" {
-		if err := t.exec(ctx, t.c.Dialect.Hold, k.Name+"/"+id); err != nil {
-			return "", err
-		}
+// read is Hold when hold, else Read; op names it in errors.
+func (t *Tx) read(ctx context.Context, op string, k *record.Kind, id string, hold bool) (record.Record, error) {
+	if k == nil {
+		return record.Record{}, fmt.Errorf("%s: %s: %w: no kind", t.c.Name, op, store.ErrBadQuery)
 	}
-	return t.storedDoc(ctx, k, id)
+	var err error
+	if hold && t.c.Dialect.Hold != "" {
+		err = t.exec(ctx, t.c.Dialect.Hold, k.Name+"/"+id)
+	}
+	var doc string
+	if err == nil {
+		doc, err = t.storedDoc(ctx, k, id)
+	}
+	if err != nil {
+		return record.Record{}, fmt.Errorf("%s: %s %s %q: %w", t.c.Name, op, k.Name, id, err)
+	}
+	return record.FromDoc(k, doc), nil
 }
 
 // storedDoc reads the doc of the record of kind k with that id as the transaction sees it:
