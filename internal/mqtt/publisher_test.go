@@ -170,6 +170,25 @@ func TestTakesOverAnExpiredLease(t *testing.T) {
 	}
 }
 
+// A publisher whose lease went a whole TTL unrenewed (a stalled process, a database away)
+// stops, even though the store would renew it then: another replica may have published and
+// let it go meanwhile. It takes the lease again and goes on from the stored cursor.
+func TestStartsAgainAfterItsLeaseLapsed(t *testing.T) {
+	b := testBroker(t)
+	prefix := testPrefix(t, b)
+	st := openStore(t)
+	leases := clock.NewManual(t0)
+	o := testOptions(b, prefix, leases)
+	o.LeaseTTL = 150 * time.Millisecond // renewed every 50 ms, on the lease clock's time
+	logs := make(chan string, 100)
+	o.Log = newLineLogger(logs)
+	pub := start(t, st, o)
+	pub.waitStored(t, 0)
+	leases.Advance(o.LeaseTTL)
+	waitLog(t, logs, "lease lost")
+	pub.waitStored(t, write(t, st, team("1", "A")))
+}
+
 // The availability topic says online while the publisher runs and offline once it stops;
 // credentials never reach the log.
 func TestAvailabilityAndNoSecretsLogged(t *testing.T) {

@@ -177,7 +177,8 @@ func (d *Deliverer) Run(ctx context.Context) {
 					go func() {
 						defer wg.Done()
 						defer close(r.done)
-						(&worker{d: d, w: w}).run(wctx, r.wake)
+						lease := store.NewLease(d.src, pushName(w.ID), d.o.Holder, d.o.LeaseTTL)
+						(&worker{d: d, w: w, lease: lease}).run(wctx, r.wake)
 					}()
 				}
 				select {
@@ -225,13 +226,12 @@ type wakeup struct {
 
 // worker delivers one webhook while it holds the webhook's lease.
 type worker struct {
-	d       *Deliverer
-	w       store.Webhook
-	held    bool
-	renewed time.Time
-	tried   time.Time
-	cursor  int64
-	latest  int64
+	d      *Deliverer
+	w      store.Webhook
+	lease  *store.Lease
+	tried  time.Time
+	cursor int64
+	latest int64
 }
 
 func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
@@ -246,7 +246,7 @@ func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
 			// The definition (URL, filters) may have changed; the state is the worker's
 			// own while it holds the lease.
 			k.w.URL, k.w.Kinds, k.w.League, k.w.Team = w.URL, w.Kinds, w.League, w.Team
-			if !k.held {
+			if !k.lease.Held() {
 				k.w.WebhookState = w.WebhookState
 			} else if k.w.Failures > 0 && w.Failures == 0 {
 				k.reread(ctx)
@@ -276,29 +276,27 @@ func (k *worker) reread(ctx context.Context) {
 // errStop ends a worker: its webhook was disabled.
 var errStop = errors.New("webhook disabled")
 
-// step takes or renews the lease, then delivers what is due.
+// step takes or keeps the lease, then delivers what is due.
 func (k *worker) step(ctx context.Context) error {
 	now := k.d.o.Clock.Now()
-	name := pushName(k.w.ID)
-	if !k.held {
+	if !k.lease.Held() {
 		if !k.tried.IsZero() && now.Sub(k.tried) < k.d.o.LeaseRetry {
 			return nil
 		}
 		k.tried = now
-		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
+		ok, err := k.lease.Take(ctx, now)
 		if err != nil || !ok {
 			return err
 		}
 		// Taken (and released when the worker ends): the state and cursor are read
 		// again, as the last holder left them.
-		k.held, k.renewed = true, now
 		k.d.o.Metrics.delivering.Inc()
 		w, err := k.d.src.Webhook(ctx, k.w.ID)
 		if err == nil && w.Status != store.WebhookActive {
 			err = errStop
 		}
 		if err == nil {
-			k.cursor, err = k.d.src.PushCursor(ctx, name)
+			k.cursor, err = k.d.src.PushCursor(ctx, pushName(k.w.ID))
 		}
 		if err != nil {
 			k.release()
@@ -308,21 +306,10 @@ func (k *worker) step(ctx context.Context) error {
 		if k.cursor == store.NoCursor {
 			k.cursor = w.StartCursor
 		}
-	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL {
-		// Lapsed: another replica may have held it meanwhile and moved the cursor, so the
-		// state this worker holds is no longer the store's. It starts over from the store.
-		k.lost()
-		return store.ErrLeaseLost
-	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL/3 {
-		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
-		if err != nil && now.Sub(k.renewed) < k.d.o.LeaseTTL {
-			return err
-		}
-		if err != nil || !ok { // not renewed in time, or taken: another may deliver now
-			k.lost()
-			return store.ErrLeaseLost
-		}
-		k.renewed = now
+	} else if err := k.lease.Keep(ctx, now); err != nil {
+		// Lost (another may deliver now; the worker ends and starts over from the
+		// store), or not renewed yet (tried again next step).
+		return err
 	}
 	if now.Before(k.w.NextAttempt) || k.cursor >= k.latest {
 		return nil
@@ -417,31 +404,19 @@ func (k *worker) count(ev Event) {
 	}
 }
 
-// release gives the webhook's lease back, if held.
+// release gives the webhook's lease back, if taken.
 func (k *worker) release() {
-	if !k.held {
+	if !k.lease.Held() {
 		return
 	}
-	k.held = false
 	k.d.o.Metrics.delivering.Dec()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = k.d.src.ReleasePushLease(ctx, pushName(k.w.ID), k.d.o.Holder)
-}
-
-// lost notes that another process took the webhook's lease.
-func (k *worker) lost() {
-	if k.held {
-		k.held = false
-		k.d.o.Metrics.delivering.Dec()
-	}
+	_ = k.lease.Release(ctx)
 }
 
 func (k *worker) save(ctx context.Context, cursor int64) error {
 	if err := k.d.src.SavePushCursor(ctx, pushName(k.w.ID), k.d.o.Holder, cursor); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			k.lost()
-		}
 		return err
 	}
 	k.cursor = cursor
