@@ -333,11 +333,11 @@ func (k *worker) deliver(ctx context.Context) error {
 			return err
 		}
 		for _, c := range changes {
-			p, err := prepare(ctx, k.d.src, c)
+			p, selected, err := prepare(ctx, k.d.src, k.w, c)
 			if err != nil {
 				return err
 			}
-			if !matches(k.w, p) {
+			if !selected {
 				if err := k.save(ctx, c.Cursor); err != nil {
 					return err
 				}
