@@ -437,9 +437,6 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 	if ctx.Err() != nil {
 		return Event{}, ctx.Err()
 	}
-	if err := k.stillActive(ctx); err != nil {
-		return Event{}, err
-	}
 	now := k.d.o.Clock.Now()
 	s := &k.w.WebhookState
 	s.LastStatus = status
@@ -470,7 +467,8 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 }
 
 // stillActive is errStop when the webhook was disabled or deleted meanwhile (through the
-// API): the worker stops without sending, or without writing its state back over it.
+// API): the worker stops without sending. (One disabled during the request is caught by
+// SetActiveWebhookState, which then writes nothing.)
 func (k *worker) stillActive(ctx context.Context) error {
 	cur, err := k.d.src.Webhook(ctx, k.w.ID)
 	switch {
