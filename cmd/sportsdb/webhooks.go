@@ -124,11 +124,5 @@ func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger 
 	// Retries and leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
 	d := webhooks.New(src, webhooks.Options{Guard: webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, Clock: clock.System{},
 		Log: logger, Metrics: metrics})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		d.Run(ctx)
-	}()
-	return func() { cancel(); <-done }, nil
+	return inBackground(d.Run), nil
 }
