@@ -48,9 +48,6 @@ func Retry(n int) time.Duration {
 	return time.Hour
 }
 
-// pushName is a webhook's row in the store's push progress.
-func pushName(id string) string { return "webhook/" + id }
-
 // Event is what a delivery attempt came to, told to Options.Observe (tests wait on them).
 type Event struct {
 	Webhook string
@@ -177,7 +174,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 					go func() {
 						defer wg.Done()
 						defer close(r.done)
-						lease := store.NewLease(d.src, pushName(w.ID), d.o.Holder, d.o.LeaseTTL)
+						lease := store.NewLease(d.src, store.WebhookPush(w.ID), d.o.Holder, d.o.LeaseTTL)
 						(&worker{d: d, w: w, lease: lease}).run(wctx, r.wake)
 					}()
 				}
@@ -296,7 +293,7 @@ func (k *worker) step(ctx context.Context) error {
 			err = errStop
 		}
 		if err == nil {
-			k.cursor, err = k.d.src.PushCursor(ctx, pushName(k.w.ID))
+			k.cursor, err = k.d.src.PushCursor(ctx, store.WebhookPush(k.w.ID))
 		}
 		if err != nil {
 			k.release()
@@ -416,7 +413,7 @@ func (k *worker) release() {
 }
 
 func (k *worker) save(ctx context.Context, cursor int64) error {
-	if err := k.d.src.SavePushCursor(ctx, pushName(k.w.ID), k.d.o.Holder, cursor); err != nil {
+	if err := k.d.src.SavePushCursor(ctx, store.WebhookPush(k.w.ID), k.d.o.Holder, cursor); err != nil {
 		return err
 	}
 	k.cursor = cursor

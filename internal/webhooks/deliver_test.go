@@ -228,10 +228,10 @@ func TestTakeOverFromADeadReplica(t *testing.T) {
 	delivered := write(t, st, team("1", "A", "4328"))
 	write(t, st, team("2", "B", "4328"), team("3", "C", "4328"))
 	// The dead replica delivered team 1 and stored its cursor; team 2 was in flight.
-	if ok, err := st.TakePushLease(ctx, pushName(h.ID), "dead", clk.Now(), 30*time.Second); !ok || err != nil {
+	if ok, err := st.TakePushLease(ctx, store.WebhookPush(h.ID), "dead", clk.Now(), 30*time.Second); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	if err := st.SavePushCursor(ctx, pushName(h.ID), "dead", delivered); err != nil {
+	if err := st.SavePushCursor(ctx, store.WebhookPush(h.ID), "dead", delivered); err != nil {
 		t.Fatal(err)
 	}
 	start(t, st, testOptions(clk, true))

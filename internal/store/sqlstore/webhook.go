@@ -131,7 +131,7 @@ func (db *DB) DeleteWebhook(ctx context.Context, id string) error {
 	if err := db.changeWebhook(ctx, "delete webhook", newWebhookSQL(db.c.Dialect).del, id); err != nil {
 		return err
 	}
-	if _, err := db.c.Write.Exec(ctx, `DELETE FROM push_progress WHERE name = `+numbered(db.c.Dialect)(1), "webhook/"+id); err != nil {
+	if _, err := db.c.Write.Exec(ctx, `DELETE FROM push_progress WHERE name = `+numbered(db.c.Dialect)(1), store.WebhookPush(id)); err != nil {
 		return fmt.Errorf("%s: delete webhook: %w", db.c.Name, db.MapErr(err))
 	}
 	return nil
