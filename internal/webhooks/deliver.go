@@ -80,6 +80,10 @@ type Options struct {
 	Observe func(Event)
 	// Metrics are counted (NewMetrics when nil).
 	Metrics *Metrics
+	// Revoked, if set, says whether the key of a hash was revoked or is gone, false when it
+	// cannot say now: serve passes auth's cached lookup, so that the owners' keys are not
+	// read from the store every Poll. Unset, the store is read each Poll.
+	Revoked func(ctx context.Context, hash string) bool
 }
 
 // Deliverer delivers the change feed to every active webhook, one worker per webhook.
@@ -209,8 +213,13 @@ func (d *Deliverer) ownerRevoked(ctx context.Context, owner string, seen map[str
 	if r, ok := seen[owner]; ok {
 		return r
 	}
-	k, err := d.src.KeyByHash(ctx, owner)
-	r := errors.Is(err, store.ErrNotFound) || err == nil && k.Revoked != nil
+	var r bool
+	if d.o.Revoked != nil {
+		r = d.o.Revoked(ctx, owner)
+	} else {
+		k, err := d.src.KeyByHash(ctx, owner)
+		r = errors.Is(err, store.ErrNotFound) || err == nil && k.Revoked != nil
+	}
 	seen[owner] = r
 	return r
 }
