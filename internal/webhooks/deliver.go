@@ -147,7 +147,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 	for {
 		hooks, err := d.src.ListWebhooks(ctx)
 		var latest int64
-		if err == nil {
+		if err == nil && len(hooks) > 0 { // most servers have none: one read a poll
 			latest, err = d.src.LatestCursor(ctx)
 		}
 		if err != nil && ctx.Err() == nil {
