@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -47,11 +46,5 @@ func startMQTT(c *config.Config, st store.Store, srv *server.Server, logger *slo
 	// Leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
 	p := mqtt.New(src, mqtt.Options{Broker: broker, Prefix: c.MQTTPrefix, Teams: c.MQTTTeams,
 		Leases: clock.System{}, Data: c.Clock(), Log: logger, Metrics: metrics})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		p.Run(ctx)
-	}()
-	return func() { cancel(); <-done }, nil
+	return inBackground(p.Run), nil
 }

@@ -284,3 +284,14 @@ func collectLessOften() {
 		debug.SetGCPercent(400)
 	}
 }
+
+// inBackground runs run until stop is called; stop returns once run has.
+func inBackground(run func(ctx context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx)
+	}()
+	return func() { cancel(); <-done }
+}

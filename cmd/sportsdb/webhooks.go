@@ -121,14 +121,15 @@ func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger 
 	if err := srv.RegisterCollectors(metrics.Collectors()...); err != nil {
 		return nil, err
 	}
+	// The owners' keys are looked up as requests' keys are, through auth's cache: a revoked
+	// owner's webhooks stop within the same few seconds, and the store is not read each poll.
+	owners := auth.New(src, clock.System{}, auth.Options{})
+	revoked := func(ctx context.Context, hash string) bool {
+		_, err := owners.ResolveHash(ctx, hash)
+		return errors.Is(err, auth.ErrUnknownKey)
+	}
 	// Retries and leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
 	d := webhooks.New(src, webhooks.Options{Guard: webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, Clock: clock.System{},
-		Log: logger, Metrics: metrics})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		d.Run(ctx)
-	}()
-	return func() { cancel(); <-done }, nil
+		Log: logger, Metrics: metrics, Revoked: revoked})
+	return inBackground(d.Run), nil
 }

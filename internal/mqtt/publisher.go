@@ -125,9 +125,10 @@ var (
 // backoff and starts again from the stored cursor. It never returns before ctx ends, and a
 // broker that is down stops nothing but the publishing.
 func (p *Publisher) Run(ctx context.Context) {
+	lease := store.NewLease(p.src, pushName, p.o.Holder, p.o.LeaseTTL)
 	backoff := p.o.MinBackoff
 	for ctx.Err() == nil {
-		held, err := p.src.TakePushLease(ctx, pushName, p.o.Holder, p.o.Leases.Now(), p.o.LeaseTTL)
+		held, err := lease.Take(ctx, p.o.Leases.Now())
 		if err != nil {
 			p.fail(ctx, "mqtt: take the lease", err)
 			wait(ctx, backoff)
@@ -138,7 +139,7 @@ func (p *Publisher) Run(ctx context.Context) {
 			wait(ctx, p.o.LeaseRetry)
 			continue
 		}
-		progressed, err := p.session(ctx)
+		progressed, err := p.session(ctx, lease)
 		p.o.Metrics.publishing.Set(0)
 		if ctx.Err() != nil {
 			break
@@ -147,7 +148,7 @@ func (p *Publisher) Run(ctx context.Context) {
 			backoff = p.o.MinBackoff
 		}
 		if errors.Is(err, store.ErrLeaseLost) {
-			p.o.Log.Warn("mqtt: another replica took over publishing")
+			p.o.Log.Warn("mqtt: lease lost; publishing again from the stored cursor once it is taken", "err", err)
 			continue
 		}
 		p.fail(ctx, "mqtt: publishing stopped; reconnecting", err, "in", backoff.String())
@@ -156,7 +157,7 @@ func (p *Publisher) Run(ctx context.Context) {
 	}
 	rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := p.src.ReleasePushLease(rctx, pushName, p.o.Holder); err != nil {
+	if err := lease.Release(rctx); err != nil {
 		p.o.Log.Warn("mqtt: release the lease", "err", err)
 	}
 }
@@ -180,7 +181,7 @@ func wait(ctx context.Context, d time.Duration) {
 
 // session connects to the broker and publishes while the lease holds and the connection
 // lasts. progressed says whether it connected.
-func (p *Publisher) session(ctx context.Context) (progressed bool, err error) {
+func (p *Publisher) session(ctx context.Context, lease *store.Lease) (progressed bool, err error) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(errStopped)
 	opts := p.o.Broker.clientOptions(p.o.Holder, p.topics().status()).
@@ -202,7 +203,9 @@ func (p *Publisher) session(ctx context.Context) (progressed bool, err error) {
 		c.Disconnect(250)
 	}()
 	p.o.Log.Info("mqtt: publishing", "broker", p.o.Broker.Addr, "prefix", p.o.Prefix)
-	go p.keepLease(sctx, cancel)
+	kept := make(chan struct{})
+	go func() { defer close(kept); p.keepLease(sctx, cancel, lease) }()
+	defer func() { cancel(errStopped); <-kept }() // the lease is Run's again
 	s := &session{p: p, c: c, ctx: sctx, sent: map[string]string{}, liveTopics: map[string]string{}}
 	err = s.run()
 	if cause := context.Cause(sctx); cause != nil && !errors.Is(cause, errStopped) {
@@ -212,9 +215,8 @@ func (p *Publisher) session(ctx context.Context) (progressed bool, err error) {
 }
 
 // keepLease renews the lease every third of its time until ctx ends, and ends the session
-// when another holder took it, or when it could not be renewed before it ran out.
-func (p *Publisher) keepLease(ctx context.Context, cancel context.CancelCauseFunc) {
-	renewed := p.o.Leases.Now()
+// once it is lost: taken by another holder, or not renewed in time.
+func (p *Publisher) keepLease(ctx context.Context, cancel context.CancelCauseFunc, lease *store.Lease) {
 	t := time.NewTicker(p.o.LeaseTTL / 3)
 	defer t.Stop()
 	for {
@@ -223,16 +225,8 @@ func (p *Publisher) keepLease(ctx context.Context, cancel context.CancelCauseFun
 			return
 		case <-t.C:
 		}
-		now := p.o.Leases.Now()
-		held, err := p.src.TakePushLease(ctx, pushName, p.o.Holder, now, p.o.LeaseTTL)
-		switch {
-		case err == nil && !held:
-			cancel(store.ErrLeaseLost)
-			return
-		case err == nil:
-			renewed = now
-		case now.Sub(renewed) >= p.o.LeaseTTL:
-			cancel(fmt.Errorf("renew the lease: %w", err))
+		if err := lease.Renew(ctx, p.o.Leases.Now()); errors.Is(err, store.ErrLeaseLost) {
+			cancel(err)
 			return
 		}
 	}

@@ -151,14 +151,22 @@ func TestTakesOverAnExpiredLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub := subscribe(t, b, prefix+"/#")
-	pub := start(t, st, testOptions(b, prefix, leases))
+	refused := make(chan struct{}, 1)
 	cursor := write(t, st, team("2", "B"))
+	pub := start(t, refusals{st, refused}, testOptions(b, prefix, leases))
+	for range 2 { // refused, and so tried again, rather than gone on without it
+		select {
+		case <-refused:
+		case <-time.After(waitFor):
+			t.Fatal("the replica did not try the lease again")
+		}
+	}
 	select {
 	case m := <-sub.ch:
 		t.Fatalf("published while another replica held the lease: %+v", m)
 	case <-pub.stored:
 		t.Fatal("stored a cursor while another replica held the lease")
-	case <-time.After(100 * time.Millisecond): // the replica tries the lease every 10 ms
+	default:
 	}
 	leases.Advance(30 * time.Second)
 	pub.waitStored(t, cursor)
@@ -168,6 +176,42 @@ func TestTakesOverAnExpiredLease(t *testing.T) {
 	if err := st.SavePushCursor(ctx, pushName, "dead", cursor+1); err == nil {
 		t.Fatal("the dead replica could still store a cursor")
 	}
+}
+
+// A publisher whose lease went a whole TTL unrenewed (a stalled process, a database away)
+// stops, even though the store would renew it then: another replica may have published and
+// let it go meanwhile. It takes the lease again and goes on from the stored cursor.
+func TestStartsAgainAfterItsLeaseLapsed(t *testing.T) {
+	b := testBroker(t)
+	prefix := testPrefix(t, b)
+	st := openStore(t)
+	leases := clock.NewManual(t0)
+	o := testOptions(b, prefix, leases)
+	o.LeaseTTL = 150 * time.Millisecond // renewed every 50 ms, on the lease clock's time
+	logs := make(chan string, 100)
+	o.Log = newLineLogger(logs)
+	pub := start(t, st, o)
+	pub.waitStored(t, 0)
+	leases.Advance(o.LeaseTTL)
+	waitLog(t, logs, "lease lost")
+	pub.waitStored(t, write(t, st, team("1", "A")))
+}
+
+// refusals is a store that tells refused when a lease is refused.
+type refusals struct {
+	Source
+	refused chan struct{}
+}
+
+func (r refusals) TakePushLease(ctx context.Context, name, holder string, now time.Time, ttl time.Duration) (bool, error) {
+	ok, err := r.Source.TakePushLease(ctx, name, holder, now, ttl)
+	if err == nil && !ok {
+		select {
+		case r.refused <- struct{}{}:
+		default:
+		}
+	}
+	return ok, err
 }
 
 // The availability topic says online while the publisher runs and offline once it stops;

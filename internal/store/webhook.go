@@ -50,6 +50,10 @@ type WebhookState struct {
 	NextAttempt  time.Time
 }
 
+// WebhookPush is a webhook's row in the push progress (Pushes): its cursor and lease, which
+// go with it when it is deleted.
+func WebhookPush(id string) string { return "webhook/" + id }
+
 // Webhooks stores registered webhooks. It is optional: the webhooks API and the deliverer
 // type-assert it.
 type Webhooks interface {

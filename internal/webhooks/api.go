@@ -408,7 +408,7 @@ func (a *API) view(ctx context.Context, st Store, h store.Webhook, secret bool) 
 		v.Secret = h.Secret
 	}
 	if p, ok := st.(store.Pushes); ok {
-		if c, err := p.PushCursor(ctx, pushName(h.ID)); err == nil && c != store.NoCursor {
+		if c, err := p.PushCursor(ctx, store.WebhookPush(h.ID)); err == nil && c != store.NoCursor {
 			v.Cursor = strconv.FormatInt(c, 10)
 		}
 	}

@@ -48,9 +48,6 @@ func Retry(n int) time.Duration {
 	return time.Hour
 }
 
-// pushName is a webhook's row in the store's push progress.
-func pushName(id string) string { return "webhook/" + id }
-
 // Event is what a delivery attempt came to, told to Options.Observe (tests wait on them).
 type Event struct {
 	Webhook string
@@ -83,6 +80,10 @@ type Options struct {
 	Observe func(Event)
 	// Metrics are counted (NewMetrics when nil).
 	Metrics *Metrics
+	// Revoked, if set, says whether the key of a hash was revoked or is gone, false when it
+	// cannot say now: serve passes auth's cached lookup, so that the owners' keys are not
+	// read from the store every Poll. Unset, the store is read each Poll.
+	Revoked func(ctx context.Context, hash string) bool
 }
 
 // Deliverer delivers the change feed to every active webhook, one worker per webhook.
@@ -146,7 +147,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 	for {
 		hooks, err := d.src.ListWebhooks(ctx)
 		var latest int64
-		if err == nil {
+		if err == nil && len(hooks) > 0 { // most servers have none: one read a poll
 			latest, err = d.src.LatestCursor(ctx)
 		}
 		if err != nil && ctx.Err() == nil {
@@ -177,7 +178,8 @@ func (d *Deliverer) Run(ctx context.Context) {
 					go func() {
 						defer wg.Done()
 						defer close(r.done)
-						(&worker{d: d, w: w}).run(wctx, r.wake)
+						lease := store.NewLease(d.src, store.WebhookPush(w.ID), d.o.Holder, d.o.LeaseTTL)
+						(&worker{d: d, w: w, lease: lease}).run(wctx, r.wake)
 					}()
 				}
 				select {
@@ -211,8 +213,13 @@ func (d *Deliverer) ownerRevoked(ctx context.Context, owner string, seen map[str
 	if r, ok := seen[owner]; ok {
 		return r
 	}
-	k, err := d.src.KeyByHash(ctx, owner)
-	r := errors.Is(err, store.ErrNotFound) || err == nil && k.Revoked != nil
+	var r bool
+	if d.o.Revoked != nil {
+		r = d.o.Revoked(ctx, owner)
+	} else {
+		k, err := d.src.KeyByHash(ctx, owner)
+		r = errors.Is(err, store.ErrNotFound) || err == nil && k.Revoked != nil
+	}
 	seen[owner] = r
 	return r
 }
@@ -225,13 +232,12 @@ type wakeup struct {
 
 // worker delivers one webhook while it holds the webhook's lease.
 type worker struct {
-	d       *Deliverer
-	w       store.Webhook
-	held    bool
-	renewed time.Time
-	tried   time.Time
-	cursor  int64
-	latest  int64
+	d      *Deliverer
+	w      store.Webhook
+	lease  *store.Lease
+	tried  time.Time
+	cursor int64
+	latest int64
 }
 
 func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
@@ -246,7 +252,7 @@ func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
 			// The definition (URL, filters) may have changed; the state is the worker's
 			// own while it holds the lease.
 			k.w.URL, k.w.Kinds, k.w.League, k.w.Team = w.URL, w.Kinds, w.League, w.Team
-			if !k.held {
+			if !k.lease.Held() {
 				k.w.WebhookState = w.WebhookState
 			} else if k.w.Failures > 0 && w.Failures == 0 {
 				k.reread(ctx)
@@ -276,29 +282,27 @@ func (k *worker) reread(ctx context.Context) {
 // errStop ends a worker: its webhook was disabled.
 var errStop = errors.New("webhook disabled")
 
-// step takes or renews the lease, then delivers what is due.
+// step takes or keeps the lease, then delivers what is due.
 func (k *worker) step(ctx context.Context) error {
 	now := k.d.o.Clock.Now()
-	name := pushName(k.w.ID)
-	if !k.held {
+	if !k.lease.Held() {
 		if !k.tried.IsZero() && now.Sub(k.tried) < k.d.o.LeaseRetry {
 			return nil
 		}
 		k.tried = now
-		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
+		ok, err := k.lease.Take(ctx, now)
 		if err != nil || !ok {
 			return err
 		}
 		// Taken (and released when the worker ends): the state and cursor are read
 		// again, as the last holder left them.
-		k.held, k.renewed = true, now
 		k.d.o.Metrics.delivering.Inc()
 		w, err := k.d.src.Webhook(ctx, k.w.ID)
 		if err == nil && w.Status != store.WebhookActive {
 			err = errStop
 		}
 		if err == nil {
-			k.cursor, err = k.d.src.PushCursor(ctx, name)
+			k.cursor, err = k.d.src.PushCursor(ctx, store.WebhookPush(k.w.ID))
 		}
 		if err != nil {
 			k.release()
@@ -308,21 +312,10 @@ func (k *worker) step(ctx context.Context) error {
 		if k.cursor == store.NoCursor {
 			k.cursor = w.StartCursor
 		}
-	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL {
-		// Lapsed: another replica may have held it meanwhile and moved the cursor, so the
-		// state this worker holds is no longer the store's. It starts over from the store.
-		k.lost()
-		return store.ErrLeaseLost
-	} else if now.Sub(k.renewed) >= k.d.o.LeaseTTL/3 {
-		ok, err := k.d.src.TakePushLease(ctx, name, k.d.o.Holder, now, k.d.o.LeaseTTL)
-		if err != nil && now.Sub(k.renewed) < k.d.o.LeaseTTL {
-			return err
-		}
-		if err != nil || !ok { // not renewed in time, or taken: another may deliver now
-			k.lost()
-			return store.ErrLeaseLost
-		}
-		k.renewed = now
+	} else if err := k.lease.Keep(ctx, now); err != nil {
+		// Lost (another may deliver now; the worker ends and starts over from the
+		// store), or not renewed yet (tried again next step).
+		return err
 	}
 	if now.Before(k.w.NextAttempt) || k.cursor >= k.latest {
 		return nil
@@ -346,11 +339,11 @@ func (k *worker) deliver(ctx context.Context) error {
 			return err
 		}
 		for _, c := range changes {
-			p, err := prepare(ctx, k.d.src, c)
+			p, selected, err := prepare(ctx, k.d.src, k.w, c)
 			if err != nil {
 				return err
 			}
-			if !matches(k.w, p) {
+			if !selected {
 				if err := k.save(ctx, c.Cursor); err != nil {
 					return err
 				}
@@ -417,31 +410,19 @@ func (k *worker) count(ev Event) {
 	}
 }
 
-// release gives the webhook's lease back, if held.
+// release gives the webhook's lease back, if taken.
 func (k *worker) release() {
-	if !k.held {
+	if !k.lease.Held() {
 		return
 	}
-	k.held = false
 	k.d.o.Metrics.delivering.Dec()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = k.d.src.ReleasePushLease(ctx, pushName(k.w.ID), k.d.o.Holder)
-}
-
-// lost notes that another process took the webhook's lease.
-func (k *worker) lost() {
-	if k.held {
-		k.held = false
-		k.d.o.Metrics.delivering.Dec()
-	}
+	_ = k.lease.Release(ctx)
 }
 
 func (k *worker) save(ctx context.Context, cursor int64) error {
-	if err := k.d.src.SavePushCursor(ctx, pushName(k.w.ID), k.d.o.Holder, cursor); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			k.lost()
-		}
+	if err := k.d.src.SavePushCursor(ctx, store.WebhookPush(k.w.ID), k.d.o.Holder, cursor); err != nil {
 		return err
 	}
 	k.cursor = cursor
@@ -461,9 +442,6 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 	status, failure := k.post(ctx, p.c.Cursor, body)
 	if ctx.Err() != nil {
 		return Event{}, ctx.Err()
-	}
-	if err := k.stillActive(ctx); err != nil {
-		return Event{}, err
 	}
 	now := k.d.o.Clock.Now()
 	s := &k.w.WebhookState
@@ -495,7 +473,8 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 }
 
 // stillActive is errStop when the webhook was disabled or deleted meanwhile (through the
-// API): the worker stops without sending, or without writing its state back over it.
+// API): the worker stops without sending. (One disabled during the request is caught by
+// SetActiveWebhookState, which then writes nothing.)
 func (k *worker) stillActive(ctx context.Context) error {
 	cur, err := k.d.src.Webhook(ctx, k.w.ID)
 	switch {

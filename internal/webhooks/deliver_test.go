@@ -184,23 +184,28 @@ func TestReceiverDownForAnHourAndAStuckOne(t *testing.T) {
 		}
 	})
 	register(t, st, hung.URL, Definition{})
-	register(t, st, down.URL, Definition{})
+	downHook := register(t, st, down.URL, Definition{})
 	register(t, st, healthy.URL, Definition{})
-	start(t, st, testOptions(clk, true))
+	d := start(t, st, testOptions(clk, true))
 	for i := 1; i <= 5; i++ {
 		write(t, st, team(fmt.Sprint(i), "T", "4328"))
 		if got := healthy.next(t); got.Msg["id"] != fmt.Sprint(i) {
 			t.Fatalf("the healthy receiver got %s, want team %d", got.Body, i)
 		}
 	}
-	down.next(t)
-	for elapsed := time.Duration(0); elapsed < time.Hour; {
-		clk.Advance(time.Minute)
-		elapsed += time.Minute
-		select {
-		case <-down.got:
-		case <-time.After(20 * time.Millisecond): // not due yet: the clock moves on
+	// Each retry comes when the clock reaches it, for more than an hour; the clock moves
+	// once the deliverer has stored the failure before it.
+	failed := func() {
+		t.Helper()
+		for e := d.next(t); e.Webhook != downHook.ID; e = d.next(t) {
 		}
+		down.next(t)
+	}
+	failed()
+	for n, elapsed := 1, time.Duration(0); elapsed < time.Hour; n++ {
+		clk.Advance(Retry(n))
+		elapsed += Retry(n)
+		failed()
 	}
 	down.status.Store(http.StatusOK)
 	clk.Advance(time.Hour)
@@ -223,10 +228,10 @@ func TestTakeOverFromADeadReplica(t *testing.T) {
 	delivered := write(t, st, team("1", "A", "4328"))
 	write(t, st, team("2", "B", "4328"), team("3", "C", "4328"))
 	// The dead replica delivered team 1 and stored its cursor; team 2 was in flight.
-	if ok, err := st.TakePushLease(ctx, pushName(h.ID), "dead", clk.Now(), 30*time.Second); !ok || err != nil {
+	if ok, err := st.TakePushLease(ctx, store.WebhookPush(h.ID), "dead", clk.Now(), 30*time.Second); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	if err := st.SavePushCursor(ctx, pushName(h.ID), "dead", delivered); err != nil {
+	if err := st.SavePushCursor(ctx, store.WebhookPush(h.ID), "dead", delivered); err != nil {
 		t.Fatal(err)
 	}
 	start(t, st, testOptions(clk, true))

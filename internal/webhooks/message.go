@@ -34,8 +34,8 @@ var (
 	teamFields   = []string{"idTeam", "idHomeTeam", "idAwayTeam"}
 )
 
-// prepared is a change read for delivery: the record it names (when it still exists) and
-// the event that record belongs to.
+// prepared is a change read for delivery: the record it names (when it still exists) and,
+// for a league or team filter, the event that record belongs to.
 type prepared struct {
 	c     store.Change
 	rec   record.Record
@@ -44,40 +44,49 @@ type prepared struct {
 	hasEv bool
 }
 
-func prepare(ctx context.Context, st store.Records, c store.Change) (prepared, error) {
+// prepare reads a change for delivery to w and says whether w's filters select it: its
+// kind among the kinds, and the league and team among the ids of the record, its event (a
+// live score entry's, a lineup's) or the change's index values before and after (a delete,
+// a move). A change of a kind w does not take is passed over before anything is read, and
+// the event is read only for a league or team filter, the one thing that looks at it.
+func prepare(ctx context.Context, st store.Records, w store.Webhook, c store.Change) (prepared, bool, error) {
 	p := prepared{c: c}
-	if c.Op == store.OpDelete {
-		return p, nil
+	if len(w.Kinds) > 0 && !slices.Contains(w.Kinds, c.Kind.Name) {
+		return p, false, nil
 	}
+	if err := p.read(ctx, st, w.League != "" || w.Team != ""); err != nil {
+		return p, false, err
+	}
+	return p, (w.League == "" || p.names(w.League, "league", leagueFields)) &&
+		(w.Team == "" || p.names(w.Team, "team", teamFields)), nil
+}
+
+// read reads the change's record, unless it was deleted, and, when withEvent, the event
+// that record belongs to.
+func (p *prepared) read(ctx context.Context, st store.Records, withEvent bool) error {
+	if p.c.Op == store.OpDelete {
+		return nil
+	}
+	c := p.c
 	rec, err := st.Get(ctx, c.Kind, c.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return p, nil
+		return nil
 	case err != nil:
-		return p, fmt.Errorf("webhooks: read %s %s: %w", c.Kind.Name, c.ID, err)
+		return fmt.Errorf("webhooks: read %s %s: %w", c.Kind.Name, c.ID, err)
 	}
 	p.rec, p.has = rec, true
-	if ev, ok := record.ByName("event"); ok && c.Kind != ev && c.Kind.Has("idEvent") {
-		if id := rec.Str("idEvent"); id != "" {
-			e, err := st.Get(ctx, ev, id)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return p, fmt.Errorf("webhooks: read event %s: %w", id, err)
-			}
-			p.event, p.hasEv = e, err == nil
-		}
+	ev, ok := record.ByName("event")
+	if !withEvent || !ok || c.Kind == ev || !c.Kind.Has("idEvent") || rec.Str("idEvent") == "" {
+		return nil
 	}
-	return p, nil
-}
-
-// matches says whether a webhook's filters select the change: its kind among the kinds,
-// and the league and team among the ids of the record, its event (a live score entry's,
-// a lineup's) or the change's index values before and after (a delete, a move).
-func matches(w store.Webhook, p prepared) bool {
-	if len(w.Kinds) > 0 && !slices.Contains(w.Kinds, p.c.Kind.Name) {
-		return false
+	id := rec.Str("idEvent")
+	e, err := st.Get(ctx, ev, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("webhooks: read event %s: %w", id, err)
 	}
-	return (w.League == "" || p.names(w.League, "league", leagueFields)) &&
-		(w.Team == "" || p.names(w.Team, "team", teamFields))
+	p.event, p.hasEv = e, err == nil
+	return nil
 }
 
 // names says whether the change names id in one of fields, or is itself the record of kind

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sportsdb/internal/clock"
+	"sportsdb/internal/store"
 	"sportsdb/internal/store/pgtest"
 	"sportsdb/internal/store/postgres"
 	"sportsdb/internal/store/storetest"
@@ -43,14 +44,14 @@ func TestReplicasOnPostgres(t *testing.T) {
 	write(t, a, team("7", "T", "4328"))
 	rcv.next(t)
 	clk.Advance(time.Minute) // every lease above has run out unless renewed
-	if ok, err := a.TakePushLease(ctx, pushName(h.ID), "dead", clk.Now(), 30*time.Second); err != nil || !ok {
+	if ok, err := a.TakePushLease(ctx, store.WebhookPush(h.ID), "dead", clk.Now(), 30*time.Second); err != nil || !ok {
 		// a live replica renewed it first: take it once that one's lease runs out
 		clk.Advance(31 * time.Second)
-		if ok, err = a.TakePushLease(ctx, pushName(h.ID), "dead", clk.Now(), 30*time.Second); err != nil || !ok {
+		if ok, err = a.TakePushLease(ctx, store.WebhookPush(h.ID), "dead", clk.Now(), 30*time.Second); err != nil || !ok {
 			t.Skip("the live replicas keep the lease renewed; the takeover from a dead one is tested on SQLite")
 		}
 	}
-	if err := a.SavePushCursor(ctx, pushName(h.ID), "dead", delivered); err != nil {
+	if err := a.SavePushCursor(ctx, store.WebhookPush(h.ID), "dead", delivered); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(31 * time.Second)

@@ -54,7 +54,7 @@ func (db *DB) ReleasePushLease(ctx context.Context, name, holder string) error {
 // PushCursor reads a push's stored cursor (store.Pushes).
 func (db *DB) PushCursor(ctx context.Context, name string) (int64, error) {
 	var c int64
-	err := queryRow(ctx, db.c.Write, newPushSQL(db.c.Dialect).cursor, []any{name}, &c)
+	err := queryRow(ctx, db.c.Read, newPushSQL(db.c.Dialect).cursor, []any{name}, &c)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.NoCursor, nil
 	}

@@ -79,7 +79,7 @@ func (db *DB) AddWebhook(ctx context.Context, w store.Webhook) error {
 // Webhook reads one webhook (store.Webhooks).
 func (db *DB) Webhook(ctx context.Context, id string) (store.Webhook, error) {
 	var s webhookScan
-	err := queryRow(ctx, db.c.Write, newWebhookSQL(db.c.Dialect).one, []any{id}, s.dest()...)
+	err := queryRow(ctx, db.c.Read, newWebhookSQL(db.c.Dialect).one, []any{id}, s.dest()...)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Webhook{}, store.ErrNotFound
 	}
@@ -91,7 +91,7 @@ func (db *DB) Webhook(ctx context.Context, id string) (store.Webhook, error) {
 
 // ListWebhooks returns every webhook, oldest first (store.Webhooks).
 func (db *DB) ListWebhooks(ctx context.Context) ([]store.Webhook, error) {
-	rows, err := db.c.Write.Query(ctx, newWebhookSQL(db.c.Dialect).list)
+	rows, err := db.c.Read.Query(ctx, newWebhookSQL(db.c.Dialect).list)
 	if err != nil {
 		return nil, fmt.Errorf("%s: list webhooks: %w", db.c.Name, db.MapErr(err))
 	}
@@ -131,7 +131,7 @@ func (db *DB) DeleteWebhook(ctx context.Context, id string) error {
 	if err := db.changeWebhook(ctx, "delete webhook", newWebhookSQL(db.c.Dialect).del, id); err != nil {
 		return err
 	}
-	if _, err := db.c.Write.Exec(ctx, `DELETE FROM push_progress WHERE name = `+numbered(db.c.Dialect)(1), "webhook/"+id); err != nil {
+	if _, err := db.c.Write.Exec(ctx, `DELETE FROM push_progress WHERE name = `+numbered(db.c.Dialect)(1), store.WebhookPush(id)); err != nil {
 		return fmt.Errorf("%s: delete webhook: %w", db.c.Name, db.MapErr(err))
 	}
 	return nil

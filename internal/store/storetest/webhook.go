@@ -51,10 +51,10 @@ func Webhooks(t *testing.T, st store.Store) {
 		t.Fatalf("list %+v, %v; want [%+v]", list, err, w)
 	}
 	if p, ok := st.(store.Pushes); ok {
-		if _, err := p.TakePushLease(ctx, "webhook/wh_1", "a", t0, time.Minute); err != nil {
+		if _, err := p.TakePushLease(ctx, store.WebhookPush("wh_1"), "a", t0, time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		if err := p.SavePushCursor(ctx, "webhook/wh_1", "a", 9); err != nil {
+		if err := p.SavePushCursor(ctx, store.WebhookPush("wh_1"), "a", 9); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +62,7 @@ func Webhooks(t *testing.T, st store.Store) {
 		t.Fatal(err)
 	}
 	if p, ok := st.(store.Pushes); ok {
-		if c, err := p.PushCursor(ctx, "webhook/wh_1"); err != nil || c != store.NoCursor {
+		if c, err := p.PushCursor(ctx, store.WebhookPush("wh_1")); err != nil || c != store.NoCursor {
 			t.Fatalf("a deleted webhook's cursor: %d, %v; want none", c, err)
 		}
 	}
