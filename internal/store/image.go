@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Image is a picture sportsdb keeps (docs/PICTURES.md), under the path it has on the public
+// service: what follows the host in a record's URL, "/images/media/team/badge/x.png". A kept
+// smaller copy has the original's path with its size appended, "/images/media/team/badge/
+// x.png/small". The bytes are stored once per content (Hash), however many paths name them.
+type Image struct {
+	Path string
+	// Type is the media type read from the bytes: image/png, image/jpeg, image/gif or
+	// image/webp.
+	Type string
+	// Hash is the hex SHA-256 of the bytes; the ETag is made of it.
+	Hash          string
+	Width, Height int
+	Size          int64
+	// Source is the URL it was fetched from; "" when uploaded or generated.
+	Source  string
+	Created time.Time
+	// Data is the image itself; ImageInfo leaves it nil.
+	Data []byte
+}
+
+// ImageStats is what the kept images amount to (originals and copies alike).
+type ImageStats struct {
+	Images int64
+	// Bytes counts each distinct content once.
+	Bytes int64
+}
+
+// Images stores pictures. It is optional: the image routes, the mirror and the demo loader
+// type-assert it.
+type Images interface {
+	// PutImage stores an image under img.Path (Data, Type, Hash, Size, Width and Height must
+	// be filled), replacing one stored there. Replacing an original removes its kept copies.
+	// Every put advances DataVersion, so answers that point at held images are remade.
+	PutImage(ctx context.Context, img Image) error
+	// Image returns the image at path with its bytes, or ErrNotFound.
+	Image(ctx context.Context, path string) (Image, error)
+	// ImageInfo returns the image at path without its bytes, or ErrNotFound.
+	ImageInfo(ctx context.Context, path string) (Image, error)
+	// ImageByHash returns an image whose bytes have that hash, without its bytes, or
+	// ErrNotFound: a mirror that fetched bytes it holds under another path links them.
+	ImageByHash(ctx context.Context, hash string) (Image, error)
+	// ImagePaths calls fn with the path of every original (not the copies), in path order.
+	ImagePaths(ctx context.Context, fn func(path string) error) error
+	// DeleteImage removes the image at path and its kept copies, and the bytes no other
+	// path names; ErrNotFound when there is none. Deleting a record never deletes an image.
+	DeleteImage(ctx context.Context, path string) error
+	// ImageStats counts what is kept.
+	ImageStats(ctx context.Context) (ImageStats, error)
+}
