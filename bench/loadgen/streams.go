@@ -379,16 +379,11 @@ func serverRSS(ctx context.Context, c streamsConfig) (int64, error) {
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.pid))
+	rss, err := procStatus(c.pid, "VmRSS")
 	if err != nil {
-		return 0, fmt.Errorf("streams: the server's RSS: %w", err)
+		return 0, fmt.Errorf("streams: %w", err)
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		}
-	}
-	return 0, errors.New("streams: no VmRSS in /proc/PID/status")
+	return rss, nil
 }
 
 // memStats reads HeapInuse and StackInuse of the server's runtime, in KB, from the text
