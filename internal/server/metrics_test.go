@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,17 +62,14 @@ func series(t *testing.T, env *apitest.Env) int {
 }
 
 // /metrics shows the store's connection pools: their size, their connections by state and
-// how often queries waited for one, on SQLite (a reader and a writer pool) and on
-// PostgreSQL (one pool) alike. That waits are counted is tested on the pools themselves
+// how often queries waited for one, on SQLite and on PostgreSQL alike (each has a reader
+// and a writer pool). That waits are counted is tested on the pools themselves
 // (the SQLite store's TestPoolStatsCountWaits).
 func TestMetricsShowConnectionPools(t *testing.T) {
 	env := apitest.New(t, apitest.Options{})
 	env.Get(t, "/api/v1/json/"+env.FreeKey+"/all_sports.php")
 	body := string(env.Get(t, "/metrics").Body)
 	pools := []string{"read", "write"}
-	if os.Getenv("SPORTSDB_TEST_API_DB") == "postgres" {
-		pools = []string{"all"}
-	}
 	for _, pool := range pools {
 		if max := metricValue(t, body, `sportsdb_db_pool_max_connections{pool="`+pool+`"}`); max < 1 {
 			t.Errorf("the %s pool may open %v connections", pool, max)

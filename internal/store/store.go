@@ -249,7 +249,7 @@ type Store interface {
 // PoolStats is what one of a database's connection pools holds and has waited for, for
 // /metrics. A store that keeps pools says so with Pools.
 type PoolStats struct {
-	Pool    string // "read", "write", "version" (SQLite) or "all" (PostgreSQL)
+	Pool    string // "read", "write" or "version" (SQLite only)
 	MaxOpen int
 	InUse   int
 	Idle    int

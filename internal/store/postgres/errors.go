@@ -36,7 +36,9 @@ func classify(err error) error {
 	switch {
 	case pgconn.Timeout(err),
 		errors.As(err, &connectErr), errors.As(err, &netErr),
-		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed),
+		// An idle connection whose server went away, found closed when it is used.
+		errors.Is(err, pgconn.ErrConnClosed):
 		return store.ErrUnavailable
 	}
 	return nil

@@ -31,10 +31,15 @@ const (
 	migrationLock = 0x73706f727473 // "sports"
 )
 
-// Store is a sportsdb database in PostgreSQL.
+// Store is a sportsdb database in PostgreSQL. Reads and write transactions have pools of
+// their own, as SQLite's store has: a write transaction holds its connection until it
+// commits, and writers queue on the rows they change (the data version's among them), so
+// with one pool a few concurrent writers held every connection and each read, even the data
+// version read that a cached answer needs, waited behind them.
 type Store struct {
-	*sqlstore.DB // Find, Get, Scan, Count and the key store
-	pool         *pgxpool.Pool
+	*sqlstore.DB               // Find, Get, Scan, Count and the key store
+	pool         *pgxpool.Pool // reads, the change feed's listener
+	writes       *pgxpool.Pool // write transactions and the key store's writes
 	feed         store.FeedOptions
 }
 
@@ -47,17 +52,22 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	writes, err := pgxpool.NewWithConfig(ctx, cfg.Copy())
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", mapErr(err))
 	}
-	if err := migrate(ctx, pool); err != nil {
-		pool.Close()
+	if err := migrate(ctx, writes); err != nil {
+		writes.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := sqlstore.New(sqlstore.Config{Name: "postgres", Read: querier{pool}, Write: querier{pool},
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		writes.Close()
+		return nil, fmt.Errorf("postgres: open: %w", mapErr(err))
+	}
+	db := sqlstore.New(sqlstore.Config{Name: "postgres", Read: querier{pool}, Write: querier{writes},
 		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout})
-	return &Store{DB: db, pool: pool, feed: store.FeedOptions{}.WithDefaults()}, nil
+	return &Store{DB: db, pool: pool, writes: writes, feed: store.FeedOptions{}.WithDefaults()}, nil
 }
 
 // Migrate brings the schema of the database of dsn up to date and disconnects.
@@ -170,15 +180,19 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close releases the pool.
+// Close releases the pools.
 func (s *Store) Close() error {
 	s.pool.Close()
+	s.writes.Close()
 	return nil
 }
 
-// PoolStats reads the connection pool, which serves reads and writes alike.
+// PoolStats reads the connection pools: reads', and write transactions'.
 func (s *Store) PoolStats() []store.PoolStats {
-	st := s.pool.Stat()
-	return []store.PoolStats{{Pool: "all", MaxOpen: int(st.MaxConns()), InUse: int(st.AcquiredConns()),
-		Idle: int(st.IdleConns()), Waits: st.EmptyAcquireCount(), WaitTime: st.EmptyAcquireWaitTime()}}
+	stats := func(name string, p *pgxpool.Pool) store.PoolStats {
+		st := p.Stat()
+		return store.PoolStats{Pool: name, MaxOpen: int(st.MaxConns()), InUse: int(st.AcquiredConns()),
+			Idle: int(st.IdleConns()), Waits: st.EmptyAcquireCount(), WaitTime: st.EmptyAcquireWaitTime()}
+	}
+	return []store.PoolStats{stats("read", s.pool), stats("write", s.writes)}
 }

@@ -19,7 +19,7 @@ const batchSize = 2000
 // Write runs fn in one transaction and advances the data version with it. An error of fn
 // comes back as it is, after the rollback.
 func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
-	pgTx, err := s.pool.Begin(ctx)
+	pgTx, err := s.writes.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: write: begin: %w", mapErr(err))
 	}
