@@ -321,8 +321,17 @@ const (
 	PrunedSQL      = `SELECT value FROM meta WHERE name = 'changes_pruned'`
 	MaxCursorSQL   = `SELECT coalesce(max(seq), 0) FROM changes`
 	DeleteDocsSQL  = `SELECT id, doc FROM `
-	PruneCutoffSQL = `SELECT coalesce(max(seq), 0) FROM changes WHERE time < `
 )
+
+// pruneCutoffSQL is the highest cursor of the changes older than its argument (given twice),
+// or 0. Most commits have nothing to prune: the oldest change's time, the first entry of
+// the time index, says so at once. Asked alone, max(seq) under a time condition walked the
+// feed backwards by seq to the oldest change (SQLite; a millisecond per commit with 20,000
+// changes kept, 13% of the server's CPU in the write benchmark).
+func pruneCutoffSQL(d Dialect) string {
+	return `SELECT CASE WHEN (SELECT min(time) FROM changes) < ` + d.Param(1) +
+		` THEN (SELECT coalesce(max(seq), 0) FROM changes WHERE time < ` + d.Param(2) + `) ELSE 0 END`
+}
 
 // ChangesSQL reads the changes in (since, upto] of some kinds (none: every kind), oldest
 // first: since, upto, then the kind names, then the limit are the arguments.
