@@ -24,13 +24,33 @@ var Routes = []string{"admin"}
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
 	"connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
 
-// files are the page's paths and the embedded files they answer, with their types (not
+// pageFiles are the page's paths and the embedded files they answer, with their types (not
 // mime.TypeByExtension, which a system's mime.types can change).
-var files = map[string]struct{ name, contentType string }{
+var pageFiles = map[string]struct{ name, contentType string }{
 	"/admin":           {"page/index.html", "text/html; charset=utf-8"},
 	"/admin/admin.js":  {"page/admin.js", "text/javascript; charset=utf-8"},
 	"/admin/admin.css": {"page/admin.css", "text/css; charset=utf-8"},
 }
+
+// asset is one file of the page as it is answered.
+type asset struct {
+	body              []byte
+	contentType, etag string
+}
+
+// files are the page's assets by path, read and hashed once: the embedded files never change.
+var files = func() map[string]asset {
+	out := make(map[string]asset, len(pageFiles))
+	for path, f := range pageFiles {
+		body, err := assets.ReadFile(f.name)
+		if err != nil {
+			panic("admin: the embedded page lacks " + f.name)
+		}
+		sum := sha256.Sum256(body)
+		out[path] = asset{body: body, contentType: f.contentType, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	}
+	return out
+}()
 
 // Handler answers /admin and its assets.
 type Handler struct{}
@@ -53,18 +73,12 @@ func (Handler) Serve(w http.ResponseWriter, r *http.Request, notFound func(), fa
 		notFound()
 		return
 	}
-	body, err := assets.ReadFile(f.name)
-	if err != nil {
-		fail(err)
-		return
-	}
-	sum := sha256.Sum256(body)
 	hd := w.Header()
 	hd.Set("Content-Type", f.contentType)
-	hd.Set("ETag", `"`+hex.EncodeToString(sum[:12])+`"`)
+	hd.Set("ETag", f.etag)
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Content-Security-Policy", CSP)
 	hd.Set("Referrer-Policy", "no-referrer")
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
 }
