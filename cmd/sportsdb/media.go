@@ -11,19 +11,6 @@ import (
 	"sportsdb/internal/store"
 )
 
-// openImages opens the database as the media commands use it; the caller closes st.
-func openImages(ctx context.Context, inv *invocation) (st store.Store, is store.Images, err error) {
-	if st, err = openDB(ctx, inv.cfg.DB); err != nil {
-		return nil, nil, err
-	}
-	is, ok := st.(store.Images)
-	if !ok {
-		st.Close()
-		return nil, nil, errors.New("media: the database keeps no images")
-	}
-	return st, is, nil
-}
-
 func mediaAddCmd(ctx context.Context, inv *invocation) error {
 	file := inv.args[0]
 	info, err := os.Stat(file)
@@ -38,7 +25,7 @@ func mediaAddCmd(ctx context.Context, inv *invocation) error {
 	if err != nil {
 		return fmt.Errorf("media add: %w", err)
 	}
-	st, is, err := openImages(ctx, inv)
+	st, is, err := openAs[store.Images](ctx, inv, "media: the database keeps no images")
 	if err != nil {
 		return err
 	}
@@ -52,7 +39,7 @@ func mediaAddCmd(ctx context.Context, inv *invocation) error {
 }
 
 func mediaListCmd(ctx context.Context, inv *invocation) error {
-	st, is, err := openImages(ctx, inv)
+	st, is, err := openAs[store.Images](ctx, inv, "media: the database keeps no images")
 	if err != nil {
 		return err
 	}
@@ -91,7 +78,7 @@ func mediaRemoveCmd(ctx context.Context, inv *invocation) error {
 	if _, err := media.ParsePath(path); err != nil {
 		return fmt.Errorf("media remove: %w", err)
 	}
-	st, is, err := openImages(ctx, inv)
+	st, is, err := openAs[store.Images](ctx, inv, "media: the database keeps no images")
 	if err != nil {
 		return err
 	}
