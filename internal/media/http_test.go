@@ -167,3 +167,18 @@ func TestReplicasServeEveryImage(t *testing.T) {
 		t.Fatalf("the copy on the first replica: %d", r.Status)
 	}
 }
+
+// Replacing an original takes its copies with it: the next request makes them from the new
+// bytes.
+func TestReplaceRemakesCopies(t *testing.T) {
+	e := newEnv(t, apitest.Options{})
+	wantJSON(t, "upload", e.put(t, badge, e.editor, media.PNGOf(t, 800, 400)), 201, "")
+	if info, err := media.Inspect(e.Get(t, badge+"/small").Body); err != nil || info.Height != 125 {
+		t.Fatalf("the first copy: %+v, %v", info, err)
+	}
+	wantJSON(t, "replace", e.put(t, badge, e.editor, media.JPEGOf(t, 400, 400)), 200, "")
+	c := e.Get(t, badge+"/small")
+	if info, err := media.Inspect(c.Body); err != nil || info != (media.Info{Type: media.JPEG, Width: 250, Height: 250}) {
+		t.Fatalf("the copy after a replace: %d %+v, %v", c.Status, info, err)
+	}
+}
