@@ -82,6 +82,13 @@ func TestUploadAndServe(t *testing.T) {
 		c.Header.Get("Cache-Control") == "" || c.Header.Get("ETag") == h.Get("ETag") {
 		t.Fatalf("copy: %d %+v %v %v", c.Status, got, err, c.Header)
 	}
+	// Each route is counted under its own name.
+	m := string(e.Get(t, "/metrics").Body)
+	for _, want := range []string{`{code="200",route="image"}`, `{code="200",route="image_copy"}`, `{code="200",route="image_upload"}`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics have no %s", want)
+		}
+	}
 	wantJSON(t, "missing", e.Get(t, "/images/media/team/badge/none.png"), 404, `{"Message":"Not found"}`)
 	wantJSON(t, "a copy of a missing image", e.Get(t, "/images/media/team/badge/none.png/tiny"), 404, `{"Message":"Not found"}`)
 }
