@@ -66,7 +66,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("postgres: open: %w", mapErr(err))
 	}
 	db := sqlstore.New(sqlstore.Config{Name: "postgres", Read: querier{pool}, Write: querier{writes},
-		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout})
+		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout, Atomic: atomic(writes)})
 	return &Store{DB: db, pool: pool, writes: writes, feed: store.FeedOptions{}.WithDefaults()}, nil
 }
 
