@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 
 	"sportsdb/internal/apitest"
@@ -34,4 +35,32 @@ func BenchmarkCachedAnswer(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkComputedAnswer is the cost of one answer computed through the whole server: each
+// request's query differs (a parameter the endpoint ignores), so the response cache keeps
+// but never serves it, and everything done once per rendered answer is in the figure.
+func BenchmarkComputedAnswer(b *testing.B) {
+	limits := map[store.Tier]int{store.Free: 1 << 20, store.Premium: 1 << 20, store.Business: 1 << 20}
+	env := apitest.New(b, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{}), Limits: limits,
+		AccessLog: server.NewAccessLog(io.Discard, false)})
+	for _, c := range []struct{ name, fq string }{
+		{"lookupteam", "lookupteam.php?id=133604"},
+		{"lookup_all_players", "lookup_all_players.php?id=133604"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			path := "/api/v1/json/" + env.PremiumKey + "/" + c.fq + "&n="
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				n++
+				req := httptest.NewRequest(http.MethodGet, path+strconv.Itoa(n), nil)
+				rec := httptest.NewRecorder()
+				env.Server.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
+	}
 }
