@@ -66,6 +66,10 @@ type Options struct {
 	Upstream func(store.Store) server.Upstream
 	// Compat is serve's --compat ("" is its default, strict).
 	Compat string
+	// Images, if set, keeps the server's images (for a store that keeps none itself).
+	Images *MemImages
+	// Configure, if set, changes serve's settings before the server is built.
+	Configure func(*config.Config)
 }
 
 // Env is a running server on its own database.
@@ -127,11 +131,18 @@ func New(t testing.TB, opts Options) *Env {
 	if opts.Compat != "" {
 		cfg.Compat = opts.Compat
 	}
+	if opts.Configure != nil {
+		opts.Configure(cfg)
+	}
 	prepared, err := app.Prepare(cfg)
 	if err != nil {
 		t.Fatalf("configuration: %v", err)
 	}
-	deps := app.Deps{Store: st, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog}
+	var served store.Store = st
+	if opts.Images != nil {
+		served = imageStore{st, opts.Images}
+	}
+	deps := app.Deps{Store: served, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog}
 	if opts.Upstream != nil {
 		deps.Upstream = opts.Upstream(st)
 	}
@@ -206,6 +217,10 @@ func (e *Env) Send(t testing.TB, method, path string, body io.Reader, headers ..
 	req.URL.Path, req.URL.RawPath = unescapePath(p), p
 	req.RequestURI = path
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" { // what net/http reads into Request.Host
+			req.Host = headers[i+1]
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()

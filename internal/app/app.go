@@ -86,7 +86,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 	if c.CacheDiskMB == 0 {
 		diskBytes = -1 // server.Config: negative means no files
 	}
-	return server.New(server.Config{
+	cfg := server.Config{
 		Mounts: p.mounts,
 		Store:  st, Clock: d.Clock, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
 		Auth:       auth.New(d.Store, clock.System{}, auth.Options{}),
@@ -99,7 +99,11 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
 		WarmUp:   d.WarmUp,
-	})
+	}
+	if rw := imageRewriter(c, d); rw != nil {
+		cfg.Images = rw
+	}
+	return server.New(cfg)
 }
 
 // upstreamKeyNeeded refuses an upstream without its key before anything is opened: every

@@ -75,6 +75,12 @@ type Config struct {
 	// clients send that it refuses or renamed).
 	Compat string
 
+	// PublicURL is the base of the image addresses in answers, like https://sports.example;
+	// "" takes the scheme and host each request came in on. MediaURLs is "auto" (addresses
+	// of the images served here point here) or "stored" (every address as stored).
+	PublicURL string
+	MediaURLs string
+
 	// TLSCert and TLSKey are the files of serve's certificate and key; both empty serves
 	// plain HTTP.
 	TLSCert, TLSKey string
@@ -178,6 +184,10 @@ var Options = []Option{
 		Commands: []string{"serve", "import", "gen", "delete"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
 	{Name: "compat", Env: "SPORTSDB_COMPAT", Default: "strict", Arg: "MODE", Help: "strict answers as the public service; lenient also answers what older clients send that it refuses or renamed (see README)",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Compat, err = oneOf(v, "strict", "lenient"); return err }},
+	{Name: "public-url", Env: "SPORTSDB_PUBLIC_URL", Arg: "URL", Help: "the address clients reach this server at, like https://sports.example: image addresses in answers start with it (default: the scheme and host of each request; see docs/CONFIGURATION.md)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.PublicURL = strings.TrimSuffix(v, "/"); return publicURL(v) }},
+	{Name: "media-urls", Env: "SPORTSDB_MEDIA_URLS", Default: "auto", Arg: "MODE", Help: "auto points the image addresses of answers at this server for the images it serves; stored keeps them as stored, as the public service sends them",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MediaURLs, err = oneOf(v, "auto", "stored"); return err }},
 	{Name: "tls-cert", Env: "SPORTSDB_TLS_CERT", Arg: "FILE", Help: "serve HTTPS (and HTTP/2) on --addr with this PEM certificate chain, read again when the file changes (see docs/DEPLOY.md)",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSCert = v; return readable(v) }},
 	{Name: "tls-key", Env: "SPORTSDB_TLS_KEY", Arg: "FILE", Help: "the PEM private key of --tls-cert",
@@ -305,6 +315,20 @@ func baseURL(v string) error {
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
 		return fmt.Errorf("want an http:// or https:// base URL")
+	}
+	return nil
+}
+
+// publicURL admits a base URL that can be written into a JSON string or an XML attribute as
+// it is: image addresses in answers start with it.
+func publicURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" ||
+		u.Fragment != "" || u.User != nil || strings.ContainsAny(v, "\"'<>&\\ \t\r\n") {
+		return fmt.Errorf("want an http:// or https:// URL without a query, like https://sports.example")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -65,6 +66,49 @@ func BenchmarkComputedAnswer(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkImageAddresses is BenchmarkCachedAnswer and BenchmarkComputedAnswer on a store
+// that keeps images: none held ("empty"), or the team's badge held ("held"), whose address
+// each answer then points at the request's host.
+func BenchmarkImageAddresses(b *testing.B) {
+	limits := map[store.Tier]int{store.Free: 1 << 20, store.Premium: 1 << 20, store.Business: 1 << 20}
+	for _, held := range []bool{false, true} {
+		images := apitest.NewMemImages()
+		env := apitest.New(b, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{}), Limits: limits,
+			AccessLog: server.NewAccessLog(io.Discard, false), Images: images})
+		name := "empty"
+		if held {
+			name = "held"
+			_, path := badgeOf(b, env)
+			putImage(b, images, path)
+		}
+		for _, fq := range []string{"lookupteam.php?id=133604", "lookup_all_players.php?id=133604"} {
+			path := "/api/v1/json/" + env.PremiumKey + "/" + fq
+			file, _, _ := strings.Cut(fq, ".")
+			for _, computed := range []bool{false, true} {
+				form := map[bool]string{false: "/cached/", true: "/computed/"}[computed]
+				b.Run(name+form+file, func(b *testing.B) {
+					b.ReportAllocs()
+					defer cpuPerOp(b)()
+					n := 0
+					for b.Loop() {
+						p := path
+						if computed { // a parameter the endpoint ignores: a new cache key
+							n++
+							p += "&n=" + strconv.Itoa(n)
+						}
+						req := httptest.NewRequest(http.MethodGet, p, nil)
+						rec := httptest.NewRecorder()
+						env.Server.ServeHTTP(rec, req)
+						if rec.Code != http.StatusOK {
+							b.Fatalf("status %d", rec.Code)
+						}
+					}
+				})
+			}
+		}
 	}
 }
 

@@ -1,0 +1,115 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"sportsdb/internal/apitest"
+	"sportsdb/internal/config"
+	"sportsdb/internal/store"
+)
+
+// badgeOf is the stored address of team 133604's badge, and its path.
+func badgeOf(t testing.TB, env *apitest.Env) (url, path string) {
+	t.Helper()
+	var got struct {
+		Teams []struct{ StrBadge string } `json:"teams"`
+	}
+	r := env.Get(t, "/api/v1/json/"+env.PremiumKey+"/lookupteam.php?id=133604")
+	if err := json.Unmarshal(r.Body, &got); err != nil || len(got.Teams) != 1 {
+		t.Fatalf("lookupteam: %v %s", err, r.Body)
+	}
+	url = got.Teams[0].StrBadge
+	_, path, ok := strings.Cut(url, "thesportsdb.com")
+	if !ok || !strings.HasPrefix(path, "/images/") {
+		t.Fatalf("the demo badge is %q", url)
+	}
+	return url, path
+}
+
+func putImage(t testing.TB, images *apitest.MemImages, path string) {
+	t.Helper()
+	if err := images.PutImage(context.Background(), store.Image{Path: path, Type: "image/png", Hash: "h", Size: 1, Data: []byte{1}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// escaped is an address as answers write it.
+func escaped(s string) string { return strings.ReplaceAll(s, "/", `\/`) }
+
+// Every surface that writes records points the address of a held image at the host the
+// request came in on, and leaves the others as stored; the answers cached before the image
+// was stored are computed again.
+func TestImageAddressesFollowTheRequest(t *testing.T) {
+	images := apitest.NewMemImages()
+	env := apitest.New(t, apitest.Options{Demo: true, Images: images})
+	stored, path := badgeOf(t, env)
+	k := env.PremiumKey
+	paths := []string{
+		"/api/v1/json/" + k + "/lookupteam.php?id=133604",
+		"/api/v1/json/" + k + "/search_all_teams.php?l=English_Premier_League",
+		"/api/v2/json/" + k + "/lookup/team/133604",
+		"/api/v2/json/lookup/team/133604",
+		"/sportarr/" + k + "/lookup/team/133604",
+		"/xmltv/" + k + "/team/133604.xml?days=14",
+	}
+	for _, p := range paths {
+		if r := env.Get(t, p, "X-API-KEY", k); !bytes.Contains(r.Body, []byte(escaped(stored))) && !bytes.Contains(r.Body, []byte(stored)) {
+			t.Fatalf("%s: %d, the stored address is not in %.300s", p, r.Status, r.Body)
+		}
+	}
+	putImage(t, images, path)
+	for _, host := range []string{"sportsdb.test", "sports.local:8080"} {
+		here := "http://" + host + path
+		for _, p := range paths {
+			r := env.Get(t, p, "X-API-KEY", k, "Host", host)
+			if !bytes.Contains(r.Body, []byte(escaped(here))) && !bytes.Contains(r.Body, []byte(here)) {
+				t.Errorf("%s on %s: %d, no %s in %.300s", p, host, r.Status, here, r.Body)
+			}
+			if bytes.Contains(r.Body, []byte(escaped(stored))) || bytes.Contains(r.Body, []byte(stored)) {
+				t.Errorf("%s on %s: the stored address is still there", p, host)
+			}
+		}
+	}
+	// The images this server does not hold keep their addresses.
+	r := env.Get(t, paths[0])
+	if !bytes.Contains(r.Body, []byte(`https:\/\/r2.thesportsdb.com\/images\/media\/team\/`)) {
+		t.Errorf("no other address is left as stored: %s", r.Body)
+	}
+}
+
+func TestImageAddressesSettings(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		configure func(*config.Config)
+		headers   []string
+		want      string // "" : as stored
+	}{
+		{"public url", func(c *config.Config) { c.PublicURL = "https://sports.example/db" }, nil, "https://sports.example/db"},
+		{"public url beats the proxy", func(c *config.Config) { c.PublicURL, c.TrustProxy = "https://sports.example", true },
+			[]string{"X-Forwarded-Host", "other.example"}, "https://sports.example"},
+		{"behind a proxy", func(c *config.Config) { c.TrustProxy = true },
+			[]string{"X-Forwarded-Proto", "https", "X-Forwarded-Host", "sports.example"}, "https://sports.example"},
+		{"proxy headers without --trust-proxy", func(*config.Config) {},
+			[]string{"X-Forwarded-Proto", "https", "X-Forwarded-Host", "sports.example"}, "http://sportsdb.test"},
+		{"stored", func(c *config.Config) { c.MediaURLs = "stored" }, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			images := apitest.NewMemImages()
+			env := apitest.New(t, apitest.Options{Demo: true, Images: images, Configure: c.configure})
+			stored, path := badgeOf(t, env)
+			putImage(t, images, path)
+			want := stored
+			if c.want != "" {
+				want = c.want + path
+			}
+			r := env.Get(t, "/api/v1/json/"+env.PremiumKey+"/lookupteam.php?id=133604", c.headers...)
+			if !bytes.Contains(r.Body, []byte(escaped(want))) {
+				t.Errorf("want %s in %s", want, r.Body)
+			}
+		})
+	}
+}
