@@ -66,8 +66,6 @@ type Options struct {
 	Upstream func(store.Store) server.Upstream
 	// Compat is serve's --compat ("" is its default, strict).
 	Compat string
-	// Images, if set, keeps the server's images (for a store that keeps none itself).
-	Images *MemImages
 	// Configure, if set, changes serve's settings before the server is built.
 	Configure func(*config.Config)
 }
@@ -138,11 +136,7 @@ func New(t testing.TB, opts Options) *Env {
 	if err != nil {
 		t.Fatalf("configuration: %v", err)
 	}
-	var served store.Store = st
-	if opts.Images != nil {
-		served = imageStore{st, opts.Images}
-	}
-	deps := app.Deps{Store: served, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog}
+	deps := app.Deps{Store: st, Clock: clk, Limiter: opts.Limiter, Logger: opts.Logger, AccessLog: opts.AccessLog}
 	if opts.Upstream != nil {
 		deps.Upstream = opts.Upstream(st)
 	}

@@ -75,14 +75,13 @@ func BenchmarkComputedAnswer(b *testing.B) {
 func BenchmarkImageAddresses(b *testing.B) {
 	limits := map[store.Tier]int{store.Free: 1 << 20, store.Premium: 1 << 20, store.Business: 1 << 20}
 	for _, held := range []bool{false, true} {
-		images := apitest.NewMemImages()
 		env := apitest.New(b, apitest.Options{Demo: true, Limiter: ratelimit.NewMemory(clock.System{}), Limits: limits,
-			AccessLog: server.NewAccessLog(io.Discard, false), Images: images})
+			AccessLog: server.NewAccessLog(io.Discard, false)})
 		name := "empty"
 		if held {
 			name = "held"
 			_, path := badgeOf(b, env)
-			putImage(b, images, path)
+			putImage(b, env, path)
 		}
 		for _, fq := range []string{"lookupteam.php?id=133604", "lookup_all_players.php?id=133604"} {
 			path := "/api/v1/json/" + env.PremiumKey + "/" + fq

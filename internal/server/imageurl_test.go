@@ -3,6 +3,8 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -30,9 +32,12 @@ func badgeOf(t testing.TB, env *apitest.Env) (url, path string) {
 	return url, path
 }
 
-func putImage(t testing.TB, images *apitest.MemImages, path string) {
+func putImage(t testing.TB, env *apitest.Env, path string) {
 	t.Helper()
-	if err := images.PutImage(context.Background(), store.Image{Path: path, Type: "image/png", Hash: "h", Size: 1, Data: []byte{1}}); err != nil {
+	data := []byte("\x89PNG\r\n\x1a\n" + path)
+	sum := sha256.Sum256(data)
+	img := store.Image{Path: path, Type: "image/png", Hash: hex.EncodeToString(sum[:]), Size: int64(len(data)), Width: 1, Height: 1, Data: data}
+	if err := env.Store.(store.Images).PutImage(context.Background(), img); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -44,8 +49,7 @@ func escaped(s string) string { return strings.ReplaceAll(s, "/", `\/`) }
 // request came in on, and leaves the others as stored; the answers cached before the image
 // was stored are computed again.
 func TestImageAddressesFollowTheRequest(t *testing.T) {
-	images := apitest.NewMemImages()
-	env := apitest.New(t, apitest.Options{Demo: true, Images: images})
+	env := apitest.New(t, apitest.Options{Demo: true})
 	stored, path := badgeOf(t, env)
 	k := env.PremiumKey
 	paths := []string{
@@ -61,7 +65,7 @@ func TestImageAddressesFollowTheRequest(t *testing.T) {
 			t.Fatalf("%s: %d, the stored address is not in %.300s", p, r.Status, r.Body)
 		}
 	}
-	putImage(t, images, path)
+	putImage(t, env, path)
 	for _, host := range []string{"sportsdb.test", "sports.local:8080"} {
 		here := "http://" + host + path
 		for _, p := range paths {
@@ -98,10 +102,9 @@ func TestImageAddressesSettings(t *testing.T) {
 		{"stored", func(c *config.Config) { c.MediaURLs = "stored" }, nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			images := apitest.NewMemImages()
-			env := apitest.New(t, apitest.Options{Demo: true, Images: images, Configure: c.configure})
+			env := apitest.New(t, apitest.Options{Demo: true, Configure: c.configure})
 			stored, path := badgeOf(t, env)
-			putImage(t, images, path)
+			putImage(t, env, path)
 			want := stored
 			if c.want != "" {
 				want = c.want + path
