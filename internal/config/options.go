@@ -250,8 +250,8 @@ var Options = []Option{
 		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorFollow, err = parseBool(v); return err }},
 	{Name: "media", Env: "SPORTSDB_MIRROR_MEDIA", Default: "false", Help: "also copy every image the records name, from the hosts they name it on (www.thesportsdb.com, r2.thesportsdb.com or the upstream's own)",
 		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorMedia, err = parseBool(v); return err }},
-	{Name: "media-rate", Env: "SPORTSDB_MEDIA_RATE", Default: "300", Arg: "N", Help: "with --media: most image requests in any rolling 60 s",
-		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MediaRate, err = atLeast(v, 1); return err }},
+	{Name: "media-rate", Env: "SPORTSDB_MEDIA_RATE", Default: "300", Arg: "N", Help: "most image requests to the upstream's image hosts in any rolling 60 s (mirror --media, serve --upstream)",
+		Commands: serving, Set: func(c *Config, v string) (err error) { c.MediaRate, err = atLeast(v, 1); return err }},
 	{Env: "SPORTSDB_NOW", Arg: "TIME", Help: "pins the data clock (RFC 3339, like 2026-10-05T12:00:00Z), for demos and tests",
 		Commands: nowUsers, Set: func(c *Config, v string) error { return instant(&c.Now, v) }},
 }

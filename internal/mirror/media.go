@@ -117,6 +117,9 @@ type images struct {
 	clock   Clock
 	log     *slog.Logger
 	stats   mediaStats
+	// noWait: with the budget spent, a fetch is ErrBudgetSpent at once (read-through, whose
+	// client waits) instead of waiting for a slot (the mirror).
+	noWait bool
 }
 
 // queueStored queues the images every stored record names: records a run without --media
@@ -285,5 +288,15 @@ func (m *images) get(ctx context.Context, address string) (data []byte, free fun
 
 // wait takes one slot of the image budget, sleeping until the window frees one.
 func (m *images) wait(ctx context.Context) error {
-	return takeSlot(ctx, m.limiter, m.clock, MediaBudgetID, m.rate, "image budget")
+	if !m.noWait {
+		return takeSlot(ctx, m.limiter, m.clock, MediaBudgetID, m.rate, "image budget")
+	}
+	d, err := m.limiter.Allow(ctx, MediaBudgetID, m.rate)
+	switch {
+	case err != nil:
+		return fmt.Errorf("image budget: %w", err)
+	case !d.Allowed:
+		return ErrBudgetSpent
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/config"
+	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
 
@@ -114,5 +115,21 @@ func TestImageAddressesSettings(t *testing.T) {
 				t.Errorf("want %s in %s", want, r.Body)
 			}
 		})
+	}
+}
+
+// imageUpstream reads nothing through, but says it fetches images.
+type imageUpstream struct{}
+
+func (imageUpstream) Ensure(context.Context, string, string) (bool, error) { return false, nil }
+func (imageUpstream) Image(context.Context, string) error                  { return nil }
+
+// Reading through to an upstream that fetches images, every image address points here,
+// held or not: the image is fetched on its first request.
+func TestImageAddressesWithUpstream(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Demo: true, Upstream: func(store.Store) server.Upstream { return imageUpstream{} }})
+	r := env.Get(t, "/api/v1/json/"+env.PremiumKey+"/lookupteam.php?id=133604", "Host", "sports.local")
+	if bytes.Contains(r.Body, []byte("thesportsdb.com")) || !bytes.Contains(r.Body, []byte(`"strBadge":"http:\/\/sports.local\/images\/media\/team\/badge\/`)) {
+		t.Errorf("%s", r.Body)
 	}
 }
