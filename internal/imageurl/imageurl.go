@@ -158,6 +158,28 @@ func (w *Rewriter) Rewrite(r *http.Request, key string, body []byte) ([]byte, bo
 	return w.rewrite(body, base, held.paths)
 }
 
+// For is the rewrite of the bodies sent to r outside the response cache (the change feed,
+// streams: one body per change), with r's address worked out once: nil when r's host
+// cannot be written into an answer. It reads the set of held paths as it is at each call.
+func (w *Rewriter) For(r *http.Request) func([]byte) []byte {
+	base := w.base
+	if w.o.PublicURL == "" {
+		b, ok := Base(r, w.o.TrustProxy, w.o.TrustedProxies)
+		if !ok {
+			return nil
+		}
+		base = formsOf(b)
+	}
+	return func(body []byte) []byte {
+		held := w.held.Load()
+		if !w.o.All && len(held.paths) == 0 {
+			return body
+		}
+		out, _ := w.rewrite(body, base, held.paths)
+		return out
+	}
+}
+
 // rewrite is Rewrite's scan. Only the scheme and host of an address change; its path is
 // left as it was written.
 func (w *Rewriter) rewrite(body []byte, base baseForms, held map[string]struct{}) ([]byte, bool) {

@@ -11,6 +11,7 @@ import (
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/config"
+	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 )
@@ -131,5 +132,25 @@ func TestImageAddressesWithUpstream(t *testing.T) {
 	r := env.Get(t, "/api/v1/json/"+env.PremiumKey+"/lookupteam.php?id=133604", "Host", "sports.local")
 	if bytes.Contains(r.Body, []byte("thesportsdb.com")) || !bytes.Contains(r.Body, []byte(`"strBadge":"http:\/\/sports.local\/images\/media\/team\/badge\/`)) {
 		t.Errorf("%s", r.Body)
+	}
+}
+
+// A stream sends the records of its changes with the addresses of held images on the host
+// it was opened on.
+func TestImageAddressesInStreams(t *testing.T) {
+	e := newLiveEnv(t, nil)
+	const held = "/images/media/team/badge/held.png"
+	putImage(t, e.env, held)
+	c := openStream(t, e.base, "/api/v2/json/stream/changes?kinds=team", e.premium)
+	defer c.close()
+	r := team("1", "One")
+	r.Set("strBadge", record.Str("https://r2.thesportsdb.com"+held))
+	r.Set("strLogo", record.Str("https://r2.thesportsdb.com/images/media/team/logo/other.png"))
+	upsert(t, e.store, r)
+	ev := c.nextEvent(t)
+	here := strings.TrimPrefix(e.base, "http://")
+	if !strings.Contains(ev.data, `"strBadge":"http:\/\/`+here+`\/images\/media\/team\/badge\/held.png"`) ||
+		!strings.Contains(ev.data, `"strLogo":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/logo\/other.png"`) {
+		t.Errorf("event data %s", ev.data)
 	}
 }
