@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"sportsdb/internal/store"
 )
@@ -51,8 +52,10 @@ type Rewriter struct {
 	// base is PublicURL as it is written in JSON, and plain.
 	base baseForms
 
-	mu   sync.Mutex // one load at a time
-	held atomic.Pointer[heldSet]
+	mu sync.Mutex // one load at a time
+	// nextLoad is when the set may be loaded again, after a slow load; under mu.
+	nextLoad time.Time
+	held     atomic.Pointer[heldSet]
 }
 
 type heldSet struct {
@@ -93,19 +96,26 @@ const keyMark = "\x00images:"
 // At brings the set of held paths up to the data version and returns its generation: an
 // answer that named an image address depends on it. A version older than the one loaded is
 // answered with the newer set, which holds as much.
+//
+// A set that is not up to date is never wrong, only late: the answers computed with it
+// carry its generation and are computed again once the set that replaces it differs. So a
+// request that finds a load running does not wait for it, and a set whose load was slow is
+// loaded again at most every tenth of the time (a mirror storing images beside the server
+// moves the data version at each one).
 func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	if w.o.All || w.o.Images == nil {
 		return 0, nil
 	}
-	if h := w.held.Load(); h.version >= version {
+	h := w.held.Load()
+	if h.version >= version || !w.mu.TryLock() {
 		return h.gen, nil
 	}
-	w.mu.Lock()
 	defer w.mu.Unlock()
-	old := w.held.Load()
-	if old.version >= version {
-		return old.gen, nil
+	h = w.held.Load()
+	if h.version >= version || time.Now().Before(w.nextLoad) {
+		return h.gen, nil
 	}
+	start := time.Now()
 	paths := map[string]struct{}{}
 	err := w.o.Images.ImagePaths(ctx, func(p string) error {
 		paths[p] = struct{}{}
@@ -114,13 +124,19 @@ func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read the paths of the images held: %w", err)
 	}
-	gen := old.gen
-	if !samePaths(old.paths, paths) {
+	if took := time.Since(start); took > slowLoad {
+		w.nextLoad = time.Now().Add(9 * took)
+	}
+	gen := h.gen
+	if !samePaths(h.paths, paths) {
 		gen++
 	}
 	w.held.Store(&heldSet{version: version, gen: gen, paths: paths})
 	return gen, nil
 }
+
+// slowLoad is the time from which a load of the set spaces the next one out.
+const slowLoad = 10 * time.Millisecond
 
 func samePaths(a, b map[string]struct{}) bool {
 	if len(a) != len(b) {

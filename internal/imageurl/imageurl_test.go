@@ -163,3 +163,38 @@ type indirect struct{ *paths }
 func (i indirect) ImagePaths(ctx context.Context, fn func(string) error) error {
 	return i.paths.ImagePaths(ctx, fn)
 }
+
+// gated holds ImagePaths until released.
+type gated struct {
+	paths
+	entered, release chan struct{}
+}
+
+func (g gated) ImagePaths(ctx context.Context, fn func(string) error) error {
+	close(g.entered)
+	<-g.release
+	return g.paths.ImagePaths(ctx, fn)
+}
+
+// A request that finds the set being loaded goes on with the set it has, and its answer
+// carries that set's generation.
+func TestAtDoesNotWaitForALoad(t *testing.T) {
+	g := gated{paths: paths{held}, entered: make(chan struct{}), release: make(chan struct{})}
+	w := New(Options{Images: g, Hosts: PublicHosts})
+	done := make(chan int64)
+	go func() {
+		gen, err := w.At(context.Background(), 1)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- gen
+	}()
+	<-g.entered
+	if gen, err := w.At(context.Background(), 2); err != nil || gen != 0 {
+		t.Errorf("while the set loads: generation %d, %v; want 0 at once", gen, err)
+	}
+	close(g.release)
+	if gen := <-done; gen != 1 {
+		t.Errorf("the load ended with generation %d, want 1", gen)
+	}
+}
