@@ -6,11 +6,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"image"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/config"
+	"sportsdb/internal/mirror"
 	"sportsdb/internal/record"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -152,5 +159,63 @@ func TestImageAddressesInStreams(t *testing.T) {
 	if !strings.Contains(ev.data, `"strBadge":"http:\/\/`+here+`\/images\/media\/team\/badge\/held.png"`) ||
 		!strings.Contains(ev.data, `"strLogo":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/logo\/other.png"`) {
 		t.Errorf("event data %s", ev.data)
+	}
+}
+
+// Reading through, the first GET of an image the store does not hold fetches it from the
+// upstream's own host, once, keeps it and serves it; a copy of an original not held brings
+// the original first; an image the upstream lacks is 404.
+func TestImageReadThroughServes(t *testing.T) {
+	var asked sync.Map
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := asked.LoadOrStore(r.URL.Path, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		if strings.Contains(r.URL.Path, "missing") {
+			http.NotFound(w, r)
+			return
+		}
+		img := image.NewNRGBA(image.Rect(0, 0, 600, 300))
+		w.Header().Set("Content-Type", "image/png")
+		png.Encode(w, img)
+	}))
+	defer up.Close()
+	env := apitest.New(t, apitest.Options{Upstream: func(st store.Store) server.Upstream {
+		f, err := mirror.NewFetcher(mirror.FetcherOptions{From: up.URL, Key: "k", Store: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}})
+	count := func(p string) int32 {
+		n, ok := asked.Load(p)
+		if !ok {
+			return 0
+		}
+		return n.(*atomic.Int32).Load()
+	}
+	const badge = "/images/media/team/badge/x.png"
+	for range 2 {
+		r := env.Get(t, badge)
+		if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "image/png" {
+			t.Fatalf("%s: %d %s", badge, r.Status, r.Body)
+		}
+	}
+	if n := count(badge); n != 1 {
+		t.Errorf("the upstream was asked %d times for %s", n, badge)
+	}
+	const thumb = "/images/media/player/thumb/y.png"
+	r := env.Get(t, thumb+"/small")
+	if r.Status != http.StatusOK || count(thumb) != 1 || count(thumb+"/small") != 0 {
+		t.Errorf("a copy: %d, the upstream asked %d for its original and %d for the copy", r.Status, count(thumb), count(thumb+"/small"))
+	}
+	const missing = "/images/media/team/badge/missing.png"
+	for range 2 {
+		if r := env.Get(t, missing); r.Status != http.StatusNotFound {
+			t.Errorf("%s: %d %s", missing, r.Status, r.Body)
+		}
+	}
+	if n := count(missing); n != 1 {
+		t.Errorf("the upstream was asked %d times for an image it lacks", n)
 	}
 }
