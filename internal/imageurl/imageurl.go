@@ -1,5 +1,5 @@
 // Package imageurl points the image addresses of rendered answers at this server
-// (docs/PICTURES.md, "Addresses in answers"). A record keeps the URL the public service gave
+// (docs/CONFIGURATION.md, "Image addresses in answers"). A record keeps the URL the public service gave
 // it, "https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/x.png"; an answer names the
 // same path on this server instead when the server holds that image (or, reading through to
 // an upstream, always: the image is fetched on its first request). The rewrite runs once per
@@ -99,9 +99,9 @@ const keyMark = "\x00images:"
 //
 // A set that is not up to date is never wrong, only late: the answers computed with it
 // carry its generation and are computed again once the set that replaces it differs. So a
-// request that finds a load running does not wait for it, and a set whose load was slow is
-// loaded again at most every tenth of the time (a mirror storing images beside the server
-// moves the data version at each one).
+// request that finds a load running does not wait for it, and after a slow load the next
+// waits nine times as long as it took (a mirror storing images beside the server moves the
+// data version at each one).
 func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	if w.o.All || w.o.Images == nil {
 		return 0, nil

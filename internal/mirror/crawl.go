@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sportsdb/internal/media"
 	"sportsdb/internal/store"
 )
 
@@ -59,7 +60,7 @@ func newCrawler(opts Options) (*crawler, error) {
 		if !ok {
 			return nil, errors.New("mirror: this store keeps no images")
 		}
-		cr.images = &images{store: st, hosts: ImageHosts(opts.From), http: opts.HTTP, limiter: opts.Limiter,
+		cr.images = &images{store: st, lib: media.New(st, media.Options{Clock: opts.Clock}), hosts: ImageHosts(opts.From), http: opts.HTTP, limiter: opts.Limiter,
 			rate: opts.MediaRate, clock: opts.Clock, log: opts.Logger}
 		cr.plan.imageHosts = cr.images.hosts
 	}

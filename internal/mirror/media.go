@@ -110,6 +110,7 @@ type mediaStats struct {
 // images is a crawl's side that copies images.
 type images struct {
 	store   store.Images
+	lib     *media.Library
 	hosts   map[string]bool
 	http    *http.Client
 	limiter ratelimit.Limiter
@@ -212,28 +213,32 @@ func (m *images) copy(ctx context.Context, address, path string) (status, note s
 		return status, note, err
 	}
 	defer free() // the bytes count against the answers in flight until stored
-	info, err := media.Inspect(data)
-	if err != nil {
+	// Refused from its header before anything else: no picture, or over the limits.
+	if _, err := media.Inspect(data); err != nil {
 		return "refused", err.Error(), nil
 	}
 	sum := sha256.Sum256(data)
-	hash := hex.EncodeToString(sum[:])
-	if _, err := m.store.ImageByHash(ctx, hash); err == nil {
-		// The same bytes under another path: the store keeps them once and names them again.
-		m.stats.linked.Add(1)
-		note = "same bytes as another image"
-	} else if !errors.Is(err, store.ErrNotFound) {
+	_, err = m.store.ImageByHash(ctx, hex.EncodeToString(sum[:]))
+	linked := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", "", fmt.Errorf("look the image up by its hash: %w", err)
-	} else {
-		m.stats.fetched.Add(1)
-		m.stats.bytes.Add(int64(len(data)))
 	}
-	img := store.Image{Path: path, Type: info.Type, Hash: hash, Width: info.Width, Height: info.Height,
-		Size: int64(len(data)), Source: address, Created: m.clock.Now(), Data: data}
-	if err := m.store.PutImage(ctx, img); err != nil {
+	// The library checks the whole picture (bytes held under another path were checked
+	// when they came in, and are kept once) and stores it.
+	if _, err := m.lib.Put(ctx, path, data, address); err != nil {
+		if errors.Is(err, media.ErrUnsupported) || errors.Is(err, media.ErrTooLarge) ||
+			errors.Is(err, media.ErrMalformed) || errors.Is(err, media.ErrBadPath) {
+			return "refused", err.Error(), nil
+		}
 		return "", "", fmt.Errorf("store the image: %w", err)
 	}
-	return "ok", note, nil
+	if linked {
+		m.stats.linked.Add(1)
+		return "ok", "same bytes as another image", nil
+	}
+	m.stats.fetched.Add(1)
+	m.stats.bytes.Add(int64(len(data)))
+	return "ok", "", nil
 }
 
 // get fetches an image address within the image budget, at most media.MaxBytes, following

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"sportsdb/internal/media"
 	"sportsdb/internal/store"
 )
 
@@ -53,7 +54,7 @@ func newImageSide(o FetcherOptions, mo Options) *imageSide {
 	u, _ := url.Parse(mo.From) // checked by mo.defaults
 	host := strings.ToLower(u.Hostname())
 	return &imageSide{
-		images: &images{store: st, hosts: ImageHosts(mo.From), http: hc, limiter: mo.Limiter, rate: rate,
+		images: &images{store: st, lib: media.New(st, media.Options{Clock: mo.Clock}), hosts: ImageHosts(mo.From), http: hc, limiter: mo.Limiter, rate: rate,
 			clock: mo.Clock, log: mo.Logger, noWait: true},
 		public: host == "www.thesportsdb.com" || host == "thesportsdb.com" || host == "r2.thesportsdb.com",
 	}
