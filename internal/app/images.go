@@ -34,6 +34,7 @@ func imageRewriter(c *config.Config, d Deps) *imageurl.Rewriter {
 	if u, err := url.Parse(c.Upstream); err == nil && u.Host != "" {
 		hosts = append(hosts, u.Host)
 	}
+	hosts = append(hosts, c.MediaHosts...)
 	_, all := d.Upstream.(ImageUpstream)
 	return imageurl.New(imageurl.Options{Images: images, Hosts: hosts, All: all, PublicURL: c.PublicURL,
 		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies})

@@ -133,6 +133,8 @@ func TestEveryValueChecked(t *testing.T) {
 		{"serve", []string{`--public-url=https://sports.example/"x`}, nil, "without a query"},
 		{"serve", []string{"--public-url=https://sports.example/?a=1"}, nil, "without a query"},
 		{"serve", nil, env("SPORTSDB_MEDIA_URLS", "here"), "want auto or stored"},
+		{"serve", []string{"--media-hosts=127.0.0.1:8081,http://a.example"}, nil, `"http://a.example" is not one`},
+		{"serve", []string{`--media-hosts=a"b`}, nil, "is not one"},
 		{"mirror", []string{"--from=http://a", "--key=k", "--media-rate=0"}, nil, "--media-rate"},
 		{"mirror", []string{"--from=http://a", "--key=k", "--public-url=https://x"}, nil, "unknown flag --public-url"},
 	} {

@@ -84,6 +84,9 @@ type Config struct {
 	// of the images served here point here) or "stored" (every address as stored).
 	PublicURL string
 	MediaURLs string
+	// MediaHosts are other hosts (host[:port]) whose image addresses point here when the
+	// image is held: a mirror of another sportsdb names that sportsdb's host.
+	MediaHosts []string
 
 	// TLSCert and TLSKey are the files of serve's certificate and key; both empty serves
 	// plain HTTP.
@@ -195,6 +198,8 @@ var Options = []Option{
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.PublicURL = strings.TrimSuffix(v, "/"); return publicURL(v) }},
 	{Name: "media-urls", Env: "SPORTSDB_MEDIA_URLS", Default: "auto", Arg: "MODE", Help: "auto points the image addresses of answers at this server for the images it serves; stored keeps them as stored, as the public service sends them",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MediaURLs, err = oneOf(v, "auto", "stored"); return err }},
+	{Name: "media-hosts", Env: "SPORTSDB_MEDIA_HOSTS", Arg: "HOST,...", Help: "other hosts whose image addresses in answers point here when the image is held (a mirror of another sportsdb names its host), like 127.0.0.1:8081",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MediaHosts, err = hosts(v); return err }},
 	{Name: "tls-cert", Env: "SPORTSDB_TLS_CERT", Arg: "FILE", Help: "serve HTTPS (and HTTP/2) on --addr with this PEM certificate chain, read again when the file changes (see docs/DEPLOY.md)",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSCert = v; return readable(v) }},
 	{Name: "tls-key", Env: "SPORTSDB_TLS_KEY", Arg: "FILE", Help: "the PEM private key of --tls-cert",
@@ -344,6 +349,23 @@ func publicURL(v string) error {
 		return fmt.Errorf("want an http:// or https:// URL without a query, like https://sports.example")
 	}
 	return nil
+}
+
+// hosts reads a comma list of host[:port]: names, IPv4 or bracketed IPv6 addresses.
+func hosts(v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.ToLower(strings.TrimSpace(part))
+		if part == "" {
+			continue
+		}
+		u, err := url.Parse("http://" + part)
+		if err != nil || u.Host != part || u.Hostname() == "" || strings.Trim(part, "abcdefghijklmnopqrstuvwxyz0123456789.-:[]") != "" {
+			return nil, fmt.Errorf("want hosts like sports.example or 127.0.0.1:8081 separated by commas; %q is not one", part)
+		}
+		out = append(out, part)
+	}
+	return out, nil
 }
 
 // ids reads a comma list of record ids (digits).

@@ -219,3 +219,24 @@ func TestImageReadThroughServes(t *testing.T) {
 		t.Errorf("the upstream was asked %d times for an image it lacks", n)
 	}
 }
+
+// A mirror of another sportsdb holds addresses on that sportsdb's host: --media-hosts
+// points those here too when the image is held, and only those.
+func TestImageAddressesOfOtherHosts(t *testing.T) {
+	for _, c := range []struct {
+		hosts []string
+		want  string
+	}{
+		{nil, `http:\/\/up.local:8081\/images\/media\/team\/badge\/held.png`},
+		{[]string{"up.local:8081"}, `http:\/\/sportsdb.test\/images\/media\/team\/badge\/held.png`},
+	} {
+		env := apitest.New(t, apitest.Options{Configure: func(cfg *config.Config) { cfg.MediaHosts = c.hosts }})
+		r := team("7", "Seven")
+		r.Set("strBadge", record.Str("http://up.local:8081/images/media/team/badge/held.png"))
+		upsert(t, env.Store, r)
+		putImage(t, env, "/images/media/team/badge/held.png")
+		if got := env.V1(t, env.PremiumKey, "lookupteam.php?id=7"); !strings.Contains(string(got.Body), `"strBadge":"`+c.want+`"`) {
+			t.Errorf("--media-hosts %v: %s", c.hosts, got.Body)
+		}
+	}
+}
