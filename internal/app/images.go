@@ -40,6 +40,17 @@ func imageRewriter(c *config.Config, d Deps) *imageurl.Rewriter {
 		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies})
 }
 
+// ImageAddresses is the rewrite of the records serve sends where no request says an address
+// (webhooks, MQTT): the addresses of held images on --public-url; nil without it, with
+// --media-urls stored, or when the store keeps no images.
+func ImageAddresses(c *config.Config, d Deps) func(context.Context, []byte) []byte {
+	rw := imageRewriter(c, d)
+	if rw == nil {
+		return nil
+	}
+	return rw.Published(d.Store.DataVersion)
+}
+
 // imageSource is the store the image tree reads, and its options. With a read-through that
 // fetches images, an original the store does not hold is fetched on its first request, and
 // so is the original of a copy asked for (media.Options.Missing).

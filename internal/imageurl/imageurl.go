@@ -186,14 +186,32 @@ func (w *Rewriter) For(r *http.Request) func([]byte) []byte {
 		}
 		base = formsOf(b)
 	}
-	return func(body []byte) []byte {
-		held := w.held.Load()
-		if !w.o.All && len(held.paths) == 0 {
-			return body
-		}
-		out, _ := w.rewrite(body, base, held.paths)
-		return out
+	return func(body []byte) []byte { return w.withSet(body, base) }
+}
+
+// Published is the rewrite of the records sent where no request says an address (webhook
+// deliveries, MQTT messages): on PublicURL, or nil without one. It brings the set of held
+// paths up to the data version first (at most one load at a time, as At).
+func (w *Rewriter) Published(dataVersion func(context.Context) (int64, error)) func(context.Context, []byte) []byte {
+	if w.o.PublicURL == "" {
+		return nil
 	}
+	return func(ctx context.Context, body []byte) []byte {
+		if v, err := dataVersion(ctx); err == nil {
+			_, _ = w.At(ctx, v) // a set that cannot be read now leaves the last one
+		}
+		return w.withSet(body, w.base)
+	}
+}
+
+// withSet rewrites body on base with the set of held paths as it is now.
+func (w *Rewriter) withSet(body []byte, base baseForms) []byte {
+	held := w.held.Load()
+	if !w.o.All && len(held.paths) == 0 {
+		return body
+	}
+	out, _ := w.rewrite(body, base, held.paths)
+	return out
 }
 
 // rewrite is Rewrite's scan. Only the scheme and host of an address change; its path is

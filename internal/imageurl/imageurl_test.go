@@ -198,3 +198,23 @@ func TestAtDoesNotWaitForALoad(t *testing.T) {
 		t.Errorf("the load ended with generation %d, want 1", gen)
 	}
 }
+
+// Records sent where no request says an address (webhooks, MQTT) name held images on
+// --public-url, with the set brought up to the data version; without it, nothing changes.
+func TestPublished(t *testing.T) {
+	p := &paths{}
+	version := int64(1)
+	dataVersion := func(context.Context) (int64, error) { return version, nil }
+	if f := New(Options{Images: indirect{p}, Hosts: PublicHosts}).Published(dataVersion); f != nil {
+		t.Error("a rewrite without --public-url")
+	}
+	f := New(Options{Images: indirect{p}, Hosts: PublicHosts, PublicURL: "https://sports.example"}).Published(dataVersion)
+	body := []byte(`{"strBadge":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/x.png"}`)
+	if got := f(context.Background(), body); string(got) != string(body) {
+		t.Errorf("nothing held: %s", got)
+	}
+	*p, version = paths{held}, 2
+	if got := f(context.Background(), body); string(got) != `{"strBadge":"https:\/\/sports.example\/images\/media\/team\/badge\/x.png"}` {
+		t.Errorf("held: %s", got)
+	}
+}
