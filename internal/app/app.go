@@ -89,7 +89,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 	st := nameindex.Wrap(d.Store, nameindex.Options{Warm: true})
 	p.records.Records, p.clock.Clock = st, d.Clock
 	p.hooks.Bind(d.Store)
-	p.library = p.images.Bind(imageSource(d))
+	p.library = p.images.Bind(d.Store, imageOptions(d))
 	diskBytes := c.CacheDiskMB << 20
 	if c.CacheDiskMB == 0 {
 		diskBytes = -1 // server.Config: negative means no files

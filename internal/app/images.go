@@ -2,7 +2,7 @@ package app
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"net/url"
 
 	"sportsdb/internal/config"
@@ -51,42 +51,21 @@ func ImageAddresses(c *config.Config, d Deps) func(context.Context, []byte) []by
 	return rw.Published(d.Store.DataVersion)
 }
 
-// imageSource is the store the image tree reads, and its options. With a read-through that
-// fetches images, an original the store does not hold is fetched on its first request, and
-// so is the original of a copy asked for (media.Options.Missing).
-func imageSource(d Deps) (store.Store, media.Options) {
+// imageOptions are the options of the image tree. With a read-through that
+// fetches images, an original the store does not hold (asked for, or the original of a copy
+// asked for) is fetched first (media.Options.Missing); one the upstream cannot give now (it
+// has none, the budget is spent, it is down) is not found here.
+func imageOptions(d Deps) media.Options {
 	o := d.Media
 	up, reads := d.Upstream.(ImageUpstream)
-	is, keeps := d.Store.(store.Images)
-	if !reads || !keeps {
-		return d.Store, o
+	if !reads || o.Missing != nil {
+		return o
 	}
-	if o.Missing == nil {
-		o.Missing = up.Image
+	o.Missing = func(ctx context.Context, path string) error {
+		if err := up.Image(ctx, path); err != nil {
+			return fmt.Errorf("%w: %v", store.ErrNotFound, err)
+		}
+		return nil
 	}
-	return readThroughImages{Store: d.Store, Images: is, up: up}, o
-}
-
-// readThroughImages is a store whose originals not held are fetched when asked for.
-type readThroughImages struct {
-	store.Store
-	store.Images
-	up ImageUpstream
-}
-
-// Image returns the image at path, fetching an original first when it is not held. A fetch
-// that fails (the upstream has none, the budget is spent) leaves it not found: answered 404,
-// and asked for again on a later request unless the upstream refused it.
-func (s readThroughImages) Image(ctx context.Context, path string) (store.Image, error) {
-	img, err := s.Images.Image(ctx, path)
-	if !errors.Is(err, store.ErrNotFound) {
-		return img, err
-	}
-	if p, perr := media.ParsePath(path); perr != nil || p.Copy != "" {
-		return img, err // a copy is made from its original, which Missing brings
-	}
-	if s.up.Image(ctx, path) != nil {
-		return img, err
-	}
-	return s.Images.Image(ctx, path)
+	return o
 }
