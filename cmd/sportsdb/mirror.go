@@ -10,7 +10,8 @@ import (
 func mirrorCmd(ctx context.Context, inv *invocation) error {
 	c := inv.cfg
 	opts := mirror.Options{From: c.Upstream, Key: c.UpstreamKey, Rate: c.UpstreamRate, Redis: c.Redis,
-		Leagues: c.MirrorLeagues, Seasons: c.MirrorSeasons, Follow: c.MirrorFollow}
+		Leagues: c.MirrorLeagues, Seasons: c.MirrorSeasons, Follow: c.MirrorFollow,
+		Media: c.MirrorMedia, MediaRate: c.MediaRate}
 	if !c.Now.IsZero() {
 		// SPORTSDB_NOW pins what day the mirror starts on; its clock runs on from there.
 		opts.Clock = mirror.StartingAt(c.Now)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,7 +28,7 @@ func mqttChecked(c *config.Config) error {
 // startMQTT starts publishing the change feed to the broker of --mqtt, in the background:
 // a broker that is down delays the publishing, never the serving. stop ends it, releasing
 // the lease so another replica takes over at once.
-func startMQTT(c *config.Config, st store.Store, srv *server.Server, logger *slog.Logger) (stop func(), err error) {
+func startMQTT(c *config.Config, st store.Store, srv *server.Server, logger *slog.Logger, images func(context.Context, []byte) []byte) (stop func(), err error) {
 	if c.MQTT == "" {
 		return func() {}, nil
 	}
@@ -45,6 +46,6 @@ func startMQTT(c *config.Config, st store.Store, srv *server.Server, logger *slo
 	}
 	// Leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
 	p := mqtt.New(src, mqtt.Options{Broker: broker, Prefix: c.MQTTPrefix, Teams: c.MQTTTeams,
-		Leases: clock.System{}, Data: c.Clock(), Log: logger, Metrics: metrics})
+		Leases: clock.System{}, Data: c.Clock(), Log: logger, Metrics: metrics, Images: images})
 	return inBackground(p.Run), nil
 }

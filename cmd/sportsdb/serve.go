@@ -87,12 +87,13 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 	if err := srv.RegisterCollectors(upstreamMetrics...); err != nil {
 		return err
 	}
-	stopMQTT, err := startMQTT(c, st, srv, logger)
+	images := app.ImageAddresses(c, deps) // for webhooks and MQTT, on --public-url
+	stopMQTT, err := startMQTT(c, st, srv, logger, images)
 	if err != nil {
 		return err
 	}
 	defer stopMQTT()
-	stopWebhooks, err := startWebhooks(c, st, srv, logger)
+	stopWebhooks, err := startWebhooks(c, st, srv, logger, images)
 	if err != nil {
 		return err
 	}

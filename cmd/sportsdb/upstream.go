@@ -20,7 +20,7 @@ func newUpstream(c *config.Config, st store.Store, logger *slog.Logger) (*mirror
 	}
 	m := mirror.NewMetrics()
 	f, err := mirror.NewFetcher(mirror.FetcherOptions{From: c.Upstream, Key: c.UpstreamKey, Store: st,
-		Rate: c.UpstreamRate, Redis: c.Redis, Logger: logger, Metrics: m})
+		Rate: c.UpstreamRate, MediaRate: c.MediaRate, Redis: c.Redis, Logger: logger, Metrics: m})
 	if err != nil {
 		return nil, nil, fmt.Errorf("upstream: %w", err)
 	}

@@ -99,7 +99,7 @@ func webhooksRemoveCmd(ctx context.Context, inv *invocation) error {
 
 // startWebhooks starts delivering the change feed to the registered webhooks, in the
 // background; stop ends it, releasing the leases so another replica takes over at once.
-func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger *slog.Logger) (stop func(), err error) {
+func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger *slog.Logger, images func(context.Context, []byte) []byte) (stop func(), err error) {
 	src, ok := st.(webhooks.Source)
 	if !ok {
 		return func() {}, nil
@@ -117,6 +117,6 @@ func startWebhooks(c *config.Config, st store.Store, srv *server.Server, logger 
 	}
 	// Retries and leases run on the wall clock even when SPORTSDB_NOW pins the data clock.
 	d := webhooks.New(src, webhooks.Options{Guard: webhooks.Guard{AllowPrivate: c.WebhookAllowPrivate}, Clock: clock.System{},
-		Log: logger, Metrics: metrics, Revoked: revoked})
+		Log: logger, Metrics: metrics, Revoked: revoked, Images: images})
 	return inBackground(d.Run), nil
 }

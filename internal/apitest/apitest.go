@@ -66,6 +66,8 @@ type Options struct {
 	Upstream func(store.Store) server.Upstream
 	// Compat is serve's --compat ("" is its default, strict).
 	Compat string
+	// Configure, if set, changes serve's settings before the server is built.
+	Configure func(*config.Config)
 }
 
 // Env is a running server on its own database.
@@ -126,6 +128,9 @@ func New(t testing.TB, opts Options) *Env {
 	cfg.KeyFails, cfg.Limits, cfg.Caps, cfg.CacheDir = opts.KeyFails, opts.Limits, opts.CapsFile, t.TempDir()
 	if opts.Compat != "" {
 		cfg.Compat = opts.Compat
+	}
+	if opts.Configure != nil {
+		opts.Configure(cfg)
 	}
 	prepared, err := app.Prepare(cfg)
 	if err != nil {
@@ -206,6 +211,10 @@ func (e *Env) Send(t testing.TB, method, path string, body io.Reader, headers ..
 	req.URL.Path, req.URL.RawPath = unescapePath(p), p
 	req.RequestURI = path
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" { // what net/http reads into Request.Host
+			req.Host = headers[i+1]
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()

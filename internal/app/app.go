@@ -89,12 +89,12 @@ func (p *Prepared) Server(d Deps) *server.Server {
 	st := nameindex.Wrap(d.Store, nameindex.Options{Warm: true})
 	p.records.Records, p.clock.Clock = st, d.Clock
 	p.hooks.Bind(d.Store)
-	p.library = p.images.Bind(d.Store, d.Media)
+	p.library = p.images.Bind(d.Store, imageOptions(d))
 	diskBytes := c.CacheDiskMB << 20
 	if c.CacheDiskMB == 0 {
 		diskBytes = -1 // server.Config: negative means no files
 	}
-	return server.New(server.Config{
+	cfg := server.Config{
 		Mounts: p.mounts,
 		Store:  st, Clock: d.Clock, Logger: d.Logger, AccessLog: d.AccessLog, Limiter: d.Limiter,
 		Auth:       auth.New(d.Store, clock.System{}, auth.Options{}),
@@ -107,7 +107,11 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		CacheDir:    c.CacheDir, CacheDiskBytes: diskBytes,
 		Upstream: d.Upstream,
 		WarmUp:   d.WarmUp,
-	})
+	}
+	if rw := imageRewriter(c, d); rw != nil {
+		cfg.Images = rw
+	}
+	return server.New(cfg)
 }
 
 // Images is the library the image tree serves, once Server has bound a store that keeps

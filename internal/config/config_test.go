@@ -129,6 +129,14 @@ func TestEveryValueChecked(t *testing.T) {
 		{"serve", []string{"--cors-origins=https://app.example/path"}, nil, "is not one"},
 		{"serve", nil, env("SPORTSDB_DRAIN", "15"), "SPORTSDB_DRAIN"},
 		{"serve", []string{"--drain=-1s"}, nil, "want a duration"},
+		{"serve", []string{"--public-url=sports.example"}, nil, "--public-url"},
+		{"serve", []string{`--public-url=https://sports.example/"x`}, nil, "without a query"},
+		{"serve", []string{"--public-url=https://sports.example/?a=1"}, nil, "without a query"},
+		{"serve", nil, env("SPORTSDB_MEDIA_URLS", "here"), "want auto or stored"},
+		{"serve", []string{"--media-hosts=127.0.0.1:8081,http://a.example"}, nil, `"http://a.example" is not one`},
+		{"serve", []string{`--media-hosts=a"b`}, nil, "is not one"},
+		{"mirror", []string{"--from=http://a", "--key=k", "--media-rate=0"}, nil, "--media-rate"},
+		{"mirror", []string{"--from=http://a", "--key=k", "--public-url=https://x"}, nil, "unknown flag --public-url"},
 	} {
 		if c.env == nil {
 			c.env = env()

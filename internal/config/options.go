@@ -56,6 +56,10 @@ type Config struct {
 	MirrorLeagues []string
 	MirrorSeasons int
 	MirrorFollow  bool
+	// MirrorMedia also copies the images the records name, at most MediaRate image
+	// requests in any rolling 60 s.
+	MirrorMedia bool
+	MediaRate   int
 	// Drain is how long serve keeps answering (with Connection: close, /readyz 503) after
 	// SIGTERM before it stops accepting.
 	Drain     time.Duration
@@ -74,6 +78,15 @@ type Config struct {
 	// Compat is "strict" (answers as the public service) or "lenient" (also what older
 	// clients send that it refuses or renamed).
 	Compat string
+
+	// PublicURL is the base of the image addresses in answers, like https://sports.example;
+	// "" takes the scheme and host each request came in on. MediaURLs is "auto" (addresses
+	// of the images served here point here) or "stored" (every address as stored).
+	PublicURL string
+	MediaURLs string
+	// MediaHosts are other hosts (host[:port]) whose image addresses point here when the
+	// image is held: a mirror of another sportsdb names that sportsdb's host.
+	MediaHosts []string
 
 	// TLSCert and TLSKey are the files of serve's certificate and key; both empty serves
 	// plain HTTP.
@@ -181,6 +194,12 @@ var Options = []Option{
 		Commands: []string{"serve", "import", "gen", "delete"}, Set: func(c *Config, v string) (err error) { c.ChangeRetention, err = positiveDuration(v); return err }},
 	{Name: "compat", Env: "SPORTSDB_COMPAT", Default: "strict", Arg: "MODE", Help: "strict answers as the public service; lenient also answers what older clients send that it refuses or renamed (see README)",
 		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.Compat, err = oneOf(v, "strict", "lenient"); return err }},
+	{Name: "public-url", Env: "SPORTSDB_PUBLIC_URL", Arg: "URL", Help: "the address clients reach this server at, like https://sports.example: image addresses in answers start with it (default: the scheme and host of each request; see docs/CONFIGURATION.md)",
+		Commands: serveOnly, Set: func(c *Config, v string) error { c.PublicURL = strings.TrimSuffix(v, "/"); return publicURL(v) }},
+	{Name: "media-urls", Env: "SPORTSDB_MEDIA_URLS", Default: "auto", Arg: "MODE", Help: "auto points the image addresses of answers at this server for the images it serves; stored keeps them as stored, as the public service sends them",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MediaURLs, err = oneOf(v, "auto", "stored"); return err }},
+	{Name: "media-hosts", Env: "SPORTSDB_MEDIA_HOSTS", Arg: "HOST,...", Help: "other hosts whose image addresses in answers point here when the image is held (a mirror of another sportsdb names its host), like 127.0.0.1:8081",
+		Commands: serveOnly, Set: func(c *Config, v string) (err error) { c.MediaHosts, err = hosts(v); return err }},
 	{Name: "tls-cert", Env: "SPORTSDB_TLS_CERT", Arg: "FILE", Help: "serve HTTPS (and HTTP/2) on --addr with this PEM certificate chain, read again when the file changes (see docs/DEPLOY.md)",
 		Commands: serveOnly, Set: func(c *Config, v string) error { c.TLSCert = v; return readable(v) }},
 	{Name: "tls-key", Env: "SPORTSDB_TLS_KEY", Arg: "FILE", Help: "the PEM private key of --tls-cert",
@@ -239,6 +258,10 @@ var Options = []Option{
 		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorSeasons, err = atLeast(v, 0); return err }},
 	{Name: "follow", Env: "SPORTSDB_MIRROR_FOLLOW", Default: "false", Help: "keep running: live scores every 30 s while a game is on, next and previous events hourly, the rest daily",
 		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorFollow, err = parseBool(v); return err }},
+	{Name: "media", Env: "SPORTSDB_MIRROR_MEDIA", Default: "false", Help: "also copy every image the records name, from the hosts they name it on (www.thesportsdb.com, r2.thesportsdb.com or the upstream's own)",
+		Commands: mirrorOnly, Set: func(c *Config, v string) (err error) { c.MirrorMedia, err = parseBool(v); return err }},
+	{Name: "media-rate", Env: "SPORTSDB_MEDIA_RATE", Default: "300", Arg: "N", Help: "most image requests to the upstream's image hosts in any rolling 60 s (mirror --media, serve --upstream)",
+		Commands: serving, Set: func(c *Config, v string) (err error) { c.MediaRate, err = atLeast(v, 1); return err }},
 	{Env: "SPORTSDB_NOW", Arg: "TIME", Help: "pins the data clock (RFC 3339, like 2026-10-05T12:00:00Z), for demos and tests",
 		Commands: nowUsers, Set: func(c *Config, v string) error { return instant(&c.Now, v) }},
 }
@@ -312,6 +335,37 @@ func baseURL(v string) error {
 		return fmt.Errorf("want an http:// or https:// base URL")
 	}
 	return nil
+}
+
+// publicURL admits a base URL that can be written into a JSON string or an XML attribute as
+// it is: image addresses in answers start with it.
+func publicURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" ||
+		u.Fragment != "" || u.User != nil || strings.ContainsAny(v, "\"'<>&\\ \t\r\n") {
+		return fmt.Errorf("want an http:// or https:// URL without a query, like https://sports.example")
+	}
+	return nil
+}
+
+// hosts reads a comma list of host[:port]: names, IPv4 or bracketed IPv6 addresses.
+func hosts(v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.ToLower(strings.TrimSpace(part))
+		if part == "" {
+			continue
+		}
+		u, err := url.Parse("http://" + part)
+		if err != nil || u.Host != part || u.Hostname() == "" || strings.Trim(part, "abcdefghijklmnopqrstuvwxyz0123456789.-:[]") != "" {
+			return nil, fmt.Errorf("want hosts like sports.example or 127.0.0.1:8081 separated by commas; %q is not one", part)
+		}
+		out = append(out, part)
+	}
+	return out, nil
 }
 
 // ids reads a comma list of record ids (digits).

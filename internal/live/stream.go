@@ -26,6 +26,9 @@ type Filter struct {
 	Sport string
 	// Name is the event name of upserts; "" names them by their kind.
 	Name string
+	// Rewrite, when set, makes the record of each event as this stream sends it (image
+	// addresses on the server the client asked: internal/imageurl).
+	Rewrite func([]byte) []byte
 }
 
 func (f Filter) keep(ev Event) bool {
@@ -286,6 +289,9 @@ func (s *Stream) send(ev Event) {
 }
 
 func (s *Stream) event(name string, ev Event) {
+	if s.filter.Rewrite != nil {
+		ev.Data = s.filter.Rewrite(ev.Data)
+	}
 	s.reserve()
 	s.buf = appendSSE(s.buf, name, ev)
 }

@@ -197,15 +197,21 @@ func (c *client) get(ctx context.Context, u string) (answer, error) {
 
 // wait takes one slot of the rolling-window budget, sleeping until the window frees one.
 func (c *client) wait(ctx context.Context) error {
+	return takeSlot(ctx, c.limiter, c.clock, c.budgetID, c.rate, "rate budget")
+}
+
+// takeSlot takes one of rate slots of budget id (named what in an error of the limiter),
+// sleeping on clk until the window frees one.
+func takeSlot(ctx context.Context, l ratelimit.Limiter, clk Clock, id string, rate int, what string) error {
 	for {
-		d, err := c.limiter.Allow(ctx, c.budgetID, c.rate)
+		d, err := l.Allow(ctx, id, rate)
 		if err != nil {
-			return fmt.Errorf("rate budget: %w", err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if d.Allowed {
 			return nil
 		}
-		if err := c.clock.Sleep(ctx, max(d.RetryAfter, time.Millisecond)); err != nil {
+		if err := clk.Sleep(ctx, max(d.RetryAfter, time.Millisecond)); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sportsdb/internal/media"
 	"sportsdb/internal/store"
 )
 
@@ -23,6 +24,8 @@ type crawler struct {
 	start time.Time
 
 	freeKey bool
+	// images copies the images the records name; nil without Options.Media.
+	images *images
 
 	requests, records, messages, refused, failed atomic.Int64
 	// lastFailure is the error of the last request whose retries ran out.
@@ -49,9 +52,19 @@ func newCrawler(opts Options) (*crawler, error) {
 		return nil, err
 	}
 	c.retries, c.backoff = opts.Retries, opts.Backoff
-	return &crawler{opt: opts, c: c, st: opts.Store, fr: fr,
+	cr := &crawler{opt: opts, c: c, st: opts.Store, fr: fr,
 		plan: &plan{leagues: leagues, seasons: opts.Seasons,
-			teamSport: (&sportFormats{st: opts.Store, known: map[string]bool{}}).teamSport}}, nil
+			teamSport: (&sportFormats{st: opts.Store, known: map[string]bool{}}).teamSport}}
+	if opts.Media {
+		st, ok := opts.Store.(store.Images)
+		if !ok {
+			return nil, errors.New("mirror: this store keeps no images")
+		}
+		cr.images = &images{store: st, lib: media.New(st, media.Options{Clock: opts.Clock}), hosts: ImageHosts(opts.From), http: opts.HTTP, limiter: opts.Limiter,
+			rate: opts.MediaRate, clock: opts.Clock, log: opts.Logger}
+		cr.plan.imageHosts = cr.images.hosts
+	}
+	return cr, nil
 }
 
 // errAllFailed is a run in which the upstream answered no request.
@@ -79,6 +92,11 @@ func (cr *crawler) run(ctx context.Context) (Summary, error) {
 	})
 	if err != nil {
 		return cr.summary(ctx), fmt.Errorf("mirror: queue the start: %w", err)
+	}
+	if cr.images != nil {
+		if err := cr.queueStored(ctx); err != nil {
+			return cr.summary(ctx), err
+		}
 	}
 	err = cr.loop(ctx)
 	sum := cr.summary(context.WithoutCancel(ctx))
@@ -211,12 +229,48 @@ func (cr *crawler) due(ctx context.Context, inflight map[string]bool) ([]store.F
 		return nil, fmt.Errorf("mirror: %w", err)
 	}
 	out := es[:0]
+	var later []store.FrontierEntry
 	for _, e := range es {
-		if !inflight[e.URL] {
+		switch {
+		case inflight[e.URL]:
+		case cr.images == nil && strings.HasPrefix(e.URL, imagePrefix):
+			later = append(later, e)
+		default:
 			out = append(out, e)
 		}
 	}
+	if len(later) > 0 {
+		// Images a run with --media queued: this run fetches none, and leaves them due the
+		// next day (a run with --media asks for them then, or queues them afresh as due).
+		if err := cr.putOff(ctx, later, t.Add(freshDaily)); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 {
+			return cr.due(ctx, inflight)
+		}
+	}
 	return out, nil
+}
+
+// putOff makes entries due at t.
+func (cr *crawler) putOff(ctx context.Context, es []store.FrontierEntry, t time.Time) error {
+	err := cr.st.Write(ctx, func(tx store.Tx) error {
+		ftx, err := frontierTx(tx)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			e.Due = t
+			if err := ftx.FrontierSet(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mirror: put off the images: %w", err)
+	}
+	return nil
 }
 
 // idle waits, following, until the next entry is due.
@@ -238,6 +292,13 @@ func (cr *crawler) summary(ctx context.Context) Summary {
 		Refused: cr.refused.Load(), Failed: cr.failed.Load(), Elapsed: cr.opt.Clock.Now().Sub(cr.start)}
 	if st, err := cr.fr.FrontierStats(ctx, cr.start); err == nil {
 		s.Queued = st.Due
+	}
+	if m := cr.images; m != nil {
+		s.Images, s.ImageBytes, s.ImagesHeld = m.stats.fetched.Load(), m.stats.bytes.Load(), m.stats.held.Load()
+		s.ImagesLinked, s.ImagesRefused, s.ImagesFailed = m.stats.linked.Load(), m.stats.refused.Load(), m.stats.failed.Load()
+		if kept, err := m.store.ImageStats(ctx); err == nil {
+			s.Kept = &kept
+		}
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"sportsdb/internal/ingest"
@@ -15,6 +16,9 @@ import (
 // key or a failing store stop the crawl; every other failure is reported and recorded on
 // the entry, to be asked again on a later run.
 func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
+	if strings.HasPrefix(e.URL, imagePrefix) {
+		return cr.fetchImage(ctx, e)
+	}
 	a, err := cr.c.get(ctx, e.URL)
 	if errors.Is(err, errBadKey) {
 		return fmt.Errorf("mirror: %w", err)
@@ -28,14 +32,7 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 		cr.failed.Add(1)
 		cr.lastFailure.Store(err.Error())
 		cr.opt.Logger.Warn("mirror: request failed", "error", err)
-		e.Fails++
-		e.Status, e.Note = "failed", err.Error()
-		// Asked again on the next run (this one asks only what was due at its start).
-		e.Due = now.Add(time.Millisecond)
-		if cr.opt.Follow {
-			e.Due = now.Add(min(time.Duration(e.Fails)*time.Minute, time.Hour))
-		}
-		return cr.mark(ctx, e)
+		return cr.markFailed(ctx, e, now, err)
 	}
 	cr.requests.Add(1)
 	n, err := commit(ctx, cr.st, e, a, now, cr.plan)
@@ -55,6 +52,18 @@ func (cr *crawler) fetch(ctx context.Context, e store.FrontierEntry) error {
 	}
 	cr.prog.tick(cr)
 	return nil
+}
+
+// markFailed records a failed attempt at e: asked again on the next run (this one asks only
+// what was due at its start), or, following, after a wait that grows with the failures.
+func (cr *crawler) markFailed(ctx context.Context, e store.FrontierEntry, now time.Time, err error) error {
+	e.Fails++
+	e.Status, e.Note = "failed", err.Error()
+	e.Due = now.Add(time.Millisecond)
+	if cr.opt.Follow {
+		e.Due = now.Add(min(time.Duration(e.Fails)*time.Minute, time.Hour))
+	}
+	return cr.mark(ctx, e)
 }
 
 func (cr *crawler) mark(ctx context.Context, e store.FrontierEntry) error {
@@ -108,7 +117,11 @@ func commitOnly(ctx context.Context, st store.Store, e store.FrontierEntry, a an
 			stored = len(rt.recs)
 			e.Due = now.Add(freshness(e.URL, rt.recs, now))
 			if p != nil {
-				if err := ftx.FrontierAdd(ctx, p.expand(e.URL, rt.recs, now)); err != nil {
+				next := p.expand(e.URL, rt.recs, now)
+				if p.imageHosts != nil {
+					next = append(next, imageEntries(rt.recs, p.imageHosts)...)
+				}
+				if err := ftx.FrontierAdd(ctx, next); err != nil {
 					return err
 				}
 			}

@@ -103,6 +103,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Metrics, if set, count the upstream requests for Prometheus.
 	Metrics *Metrics
+	// Media also copies every image the records name (the Store must keep images,
+	// store.Images), at most MediaRate image requests in any rolling 60 s (0:
+	// DefaultMediaRate), from the hosts ImageHosts allows only.
+	Media     bool
+	MediaRate int
 
 	closeLimiter func() error
 }
@@ -123,6 +128,12 @@ type Summary struct {
 	// Queued are the requests still due when the crawl stopped.
 	Queued  int64
 	Elapsed time.Duration
+	// With Media: the images fetched and stored (ImageBytes their bytes), those found held
+	// under their path already, those whose bytes were held under another path, those
+	// refused (no picture, over the limits, an HTTP error) and those that failed; Kept is
+	// what the store holds at the end.
+	Images, ImageBytes, ImagesHeld, ImagesLinked, ImagesRefused, ImagesFailed int64
+	Kept                                                                      *store.ImageStats
 }
 
 func (s Summary) String() string {
@@ -146,8 +157,21 @@ func (s Summary) String() string {
 	if len(notes) > 0 {
 		line += "; " + strings.Join(notes, ", ")
 	}
+	if s.Kept != nil {
+		line += fmt.Sprintf("; images: %d fetched (%s), %d held already, %d linked to the same bytes",
+			s.Images, megabytes(s.ImageBytes), s.ImagesHeld, s.ImagesLinked)
+		if s.ImagesRefused > 0 {
+			line += fmt.Sprintf(", %d refused", s.ImagesRefused)
+		}
+		if s.ImagesFailed > 0 {
+			line += fmt.Sprintf(", %d failed (asked again on the next run)", s.ImagesFailed)
+		}
+		line += fmt.Sprintf("; the database holds %d images (%s)", s.Kept.Images, megabytes(s.Kept.Bytes))
+	}
 	return line
 }
+
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
 // Run mirrors the upstream into the store until every due request is answered (or, with
 // Follow, until ctx ends).
@@ -185,6 +209,9 @@ func (o *Options) Validate() error {
 	if o.Seasons < 0 {
 		return fmt.Errorf("mirror: seasons %d: want 0 (all) or more", o.Seasons)
 	}
+	if o.MediaRate < 0 {
+		return fmt.Errorf("mirror: media rate %d: want at least 1 image per minute", o.MediaRate)
+	}
 	return nil
 }
 
@@ -200,6 +227,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Retries <= 0 {
 		o.Retries = 6
+	}
+	if o.MediaRate == 0 {
+		o.MediaRate = DefaultMediaRate
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = time.Second

@@ -44,6 +44,8 @@ type plan struct {
 	// teamSport says whether a sport is played team against team (its strFormat), where
 	// players have no results of their own; nil: not known.
 	teamSport func(sport string) bool
+	// imageHosts, with --media, are the hosts whose images the records' answers queue.
+	imageHosts map[string]bool
 }
 
 func (p *plan) wanted(idLeague string) bool { return p.leagues == nil || p.leagues[idLeague] }

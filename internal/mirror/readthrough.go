@@ -35,6 +35,9 @@ type FetcherOptions struct {
 	HTTP    *http.Client
 	Logger  *slog.Logger
 	Metrics *Metrics
+	// MediaRate is the image budget per rolling 60 s (Image), shared with mirror --media;
+	// 0 means DefaultMediaRate.
+	MediaRate int
 }
 
 // Fetcher reads through to the upstream for answers the store cannot give.
@@ -45,6 +48,9 @@ type Fetcher struct {
 	log   *slog.Logger
 	close func() error
 	m     *Metrics
+
+	// img reads images through (readimage.go); nil when the store keeps none.
+	img *imageSide
 
 	mu       sync.Mutex
 	inflight map[string]*flight
@@ -78,7 +84,7 @@ func NewFetcher(o FetcherOptions) (*Fetcher, error) {
 		return nil, err
 	}
 	return &Fetcher{c: c, st: o.Store, clock: mo.Clock, log: mo.Logger, close: mo.closeLimiter, m: o.Metrics,
-		inflight: map[string]*flight{}, fresh: map[string]time.Time{}}, nil
+		img: newImageSide(o, mo), inflight: map[string]*flight{}, fresh: map[string]time.Time{}}, nil
 }
 
 // Close releases the budget's Redis connection, if any.

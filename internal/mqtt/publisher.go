@@ -65,6 +65,9 @@ type Options struct {
 	// Stored, if set, is told each cursor stored once the broker acknowledged everything
 	// up to it.
 	Stored func(cursor int64)
+	// Images, if set, makes a record as it is published: the image addresses of the images
+	// the server holds on its public address (internal/imageurl).
+	Images func(ctx context.Context, record []byte) []byte
 }
 
 func (o Options) withDefaults() Options {

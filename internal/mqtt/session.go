@@ -194,6 +194,9 @@ func (s *session) record(r record.Record, id string) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", r.Kind.Name, id, err)
 	}
+	if s.p.o.Images != nil {
+		body = s.p.o.Images(s.ctx, body)
+	}
 	s.publish(s.p.topics().record(r.Kind, id), body)
 	if r.Kind == record.LiveScore {
 		t := s.p.topics().live(r.Str("strSport"), r.Str("idEvent"))

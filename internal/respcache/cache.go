@@ -81,6 +81,10 @@ type cacheEntry struct {
 	// to the file (toFile); moving is set, under the cache's lock, once that move has begun.
 	spillable bool
 	moving    bool
+	// images says the answer depends on the set of images held (Rewriter), as it was at
+	// generation imageGen.
+	images   bool
+	imageGen int64
 	// reads are the kinds the answer read as a whole, deps the records it read by id or by
 	// equality conditions, and cursor the change feed's as it was computed; tracked says
 	// they are known (cachefeed.go).
@@ -120,6 +124,24 @@ type Options struct {
 	// the connection can send headers and body in one write (a smaller one leaves in one
 	// write anyway).
 	Hold func(ctx context.Context, n int)
+	// Rewriter, when set, rewrites each computed answer before it is kept (image
+	// addresses: internal/imageurl).
+	Rewriter Rewriter
+}
+
+// Rewriter changes a computed 200 answer once, before the cache keeps it, so an answer
+// served from the cache costs nothing more. What it writes may depend on a set that moves
+// with the data version (the images held): an answer that depends on it is stale when the
+// set's generation moved, whatever the change feed says.
+type Rewriter interface {
+	// At brings the set up to the data version and returns its generation.
+	At(ctx context.Context, version int64) (int64, error)
+	// Key is the cache key of r's answer, made from key (Key's) after At: what the
+	// rewrite depends on besides the set.
+	Key(r *http.Request, key string) string
+	// Rewrite returns the body to keep under key and send, and whether it depends on the
+	// generation.
+	Rewrite(r *http.Request, key string, body []byte) ([]byte, bool)
 }
 
 // TTL is how long an answer that read the clock without declaring how long it stands is
@@ -159,6 +181,7 @@ func New(o Options) *Cache {
 	if o.Hold != nil {
 		c.hold = o.Hold
 	}
+	c.rewriter = o.Rewriter
 	return c
 }
 
@@ -207,6 +230,8 @@ type responseCache struct {
 	// which still bounds the reads of the data version and the feed (serve --upstream:
 	// waitForUpstream). The computation bounds each of its store reads itself.
 	wait func(*http.Request) (*http.Request, func())
+	// rewriter, when set, rewrites computed answers (Options.Rewriter).
+	rewriter Rewriter
 }
 
 // newResponseCache makes a cache of budget bytes of memory; spill, if not nil, takes the
@@ -263,15 +288,23 @@ func (c *responseCache) Serve(w http.ResponseWriter, r *http.Request, key string
 		r, stop = c.wait(r)
 		defer stop()
 	}
+	var gen int64
+	if c.rewriter != nil {
+		if gen, err = c.rewriter.At(short, version); err != nil {
+			respond.Error(w, r, err)
+			return
+		}
+		key = c.rewriter.Key(r, key)
+	}
 	r = c.feedStamp(short, r, version)
 	var f *flight
 	if len(key) <= maxCacheKey {
-		if e, refresh := c.get(key, version); e != nil {
+		if e, refresh := c.get(key, version, gen); e != nil {
 			if e.spillable {
 				e = c.toFile(e)
 			}
 			if refresh {
-				c.startRefresh(r, e, version, next)
+				c.startRefresh(r, e, version, gen, next)
 			}
 			if c.write(w, r, e, nil) {
 				c.hits()
@@ -294,7 +327,7 @@ func (c *responseCache) Serve(w http.ResponseWriter, r *http.Request, key string
 		}
 	}
 	c.misses()
-	e, buf := c.compute(r, key, version, next)
+	e, buf := c.compute(r, key, version, gen, next)
 	body := buf.body.Bytes()
 	if f != nil {
 		f.entry = e
@@ -364,7 +397,7 @@ func (c *responseCache) land(key string, f *flight) {
 
 // compute runs the API and keeps a successful answer. A nil entry means the answer was not
 // a 200; buf holds it.
-func (c *responseCache) compute(r *http.Request, key string, version int64, next http.HandlerFunc) (*cacheEntry, *bufferWriter) {
+func (c *responseCache) compute(r *http.Request, key string, version, gen int64, next http.HandlerFunc) (*cacheEntry, *bufferWriter) {
 	buf := &bufferWriter{header: http.Header{}}
 	ctx, watch := clock.Watching(r.Context())
 	ctx, reads := withReadSet(ctx)
@@ -375,7 +408,16 @@ func (c *responseCache) compute(r *http.Request, key string, version int64, next
 	if buf.status != http.StatusOK {
 		return nil, buf
 	}
-	e := &cacheEntry{key: key, version: version, body: buf.body.Bytes(), size: buf.body.Len(), status: buf.status}
+	e := &cacheEntry{key: key, version: version, status: buf.status, imageGen: gen}
+	e.body = buf.body.Bytes()
+	if c.rewriter != nil && len(e.body) > 0 {
+		body, images := c.rewriter.Rewrite(r, key, e.body)
+		if len(body) != len(e.body) || &body[0] != &e.body[0] {
+			buf.body = *bytes.NewBuffer(body) // what the caller sends
+		}
+		e.body, e.images = body, images
+	}
+	e.size = len(e.body)
 	stampEntry(e, r.Context(), reads)
 	if until, bound, known := watch.Expiry(); bound {
 		switch {
@@ -395,14 +437,14 @@ func (c *responseCache) compute(r *http.Request, key string, version int64, next
 
 // startRefresh recomputes an expired entry in the background if a refresh slot is free;
 // otherwise a later request tries again.
-func (c *responseCache) startRefresh(r *http.Request, e *cacheEntry, version int64, next http.HandlerFunc) {
+func (c *responseCache) startRefresh(r *http.Request, e *cacheEntry, version, gen int64, next http.HandlerFunc) {
 	select {
 	case c.refreshSlots <- struct{}{}:
 		c.refreshRuns.Add(1)
 		go func() {
 			defer c.refreshRuns.Done()
 			defer func() { <-c.refreshSlots }()
-			c.refresh(r, e.key, version, next)
+			c.refresh(r, e.key, version, gen, next)
 		}()
 	default:
 		c.mu.Lock()
@@ -413,11 +455,11 @@ func (c *responseCache) startRefresh(r *http.Request, e *cacheEntry, version int
 
 // refresh recomputes an expired entry, detached from the request that noticed it (which has
 // been answered), within refreshTimeout.
-func (c *responseCache) refresh(r *http.Request, key string, version int64, next http.HandlerFunc) {
+func (c *responseCache) refresh(r *http.Request, key string, version, gen int64, next http.HandlerFunc) {
 	c.refreshes()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), refreshTimeout)
 	defer cancel()
-	if e, _ := c.compute(r.WithContext(ctx), key, version, next); e == nil {
+	if e, _ := c.compute(r.WithContext(ctx), key, version, gen, next); e == nil {
 		c.mu.Lock()
 		if old, ok := c.entries[key]; ok {
 			c.remove(old) // the recomputation failed: the next request computes afresh
@@ -426,13 +468,18 @@ func (c *responseCache) refresh(r *http.Request, key string, version int64, next
 	}
 }
 
-// get returns the entry for key at this data version, and whether the caller should start
-// its background refresh (the entry has expired and no refresh runs yet).
-func (c *responseCache) get(key string, version int64) (e *cacheEntry, refresh bool) {
+// get returns the entry for key at this data version and generation of the Rewriter's set,
+// and whether the caller should start its background refresh (the entry has expired and no
+// refresh runs yet).
+func (c *responseCache) get(key string, version, gen int64) (e *cacheEntry, refresh bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
 	if !ok {
+		return nil, false
+	}
+	if e.images && e.imageGen != gen {
+		c.remove(e)
 		return nil, false
 	}
 	if e.version != version {

@@ -71,6 +71,9 @@ type Config struct {
 	UpstreamTimeout time.Duration
 	// WarmUp answers a set of requests before /readyz says ready (warmup.go).
 	WarmUp bool
+	// Images, when set, points the image addresses of answers at this server
+	// (imageurl.Rewriter); nil leaves them as stored.
+	Images respcache.Rewriter
 }
 
 // DefaultRequestTimeout bounds the store work of a request unless Config.RequestTimeout says.
@@ -126,6 +129,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Upstream != nil {
 		opts.Wait = s.waitForUpstream
+	}
+	if cfg.Images != nil {
+		opts.Rewriter = cfg.Images
 	}
 	if cfg.Clock != nil {
 		opts.Now = cfg.Clock.Now

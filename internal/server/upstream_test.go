@@ -14,6 +14,7 @@ import (
 
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/clock"
+	"sportsdb/internal/config"
 	"sportsdb/internal/mirror"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
@@ -69,11 +70,13 @@ func readThroughTo(t *testing.T, base, key string, logs *testsupport.LogBuffer) 
 	return readThroughToWith(t, base, key, logs, nil)
 }
 
-// readThroughToWith is readThroughTo on a clock of the test's (nil: pinned).
+// readThroughToWith is readThroughTo on a clock of the test's (nil: pinned). Its answers
+// keep the image addresses as stored (--media-urls stored), to compare with the upstream's.
 func readThroughToWith(t *testing.T, base, key string, logs *testsupport.LogBuffer, clk clock.Clock) *apitest.Env {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	return apitest.New(t, apitest.Options{Logger: logger, Clock: clk, Upstream: func(st store.Store) server.Upstream {
+	stored := func(c *config.Config) { c.MediaURLs = "stored" }
+	return apitest.New(t, apitest.Options{Logger: logger, Clock: clk, Configure: stored, Upstream: func(st store.Store) server.Upstream {
 		f, err := mirror.NewFetcher(mirror.FetcherOptions{From: base, Key: key, Store: st, Logger: logger})
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,8 @@ import (
 
 // FrontierEntry is one request of a mirror's crawl (see internal/mirror): what to ask the
 // upstream, and when it was last answered. URL is the version and the path with its query,
-// like "v1/lookupteam.php?id=133604" or "v2/list/seasonposters/4328": never the key.
+// like "v1/lookupteam.php?id=133604" or "v2/list/seasonposters/4328": never the key; or an
+// image's, "img/" and its address (mirror --media).
 type FrontierEntry struct {
 	URL string
 	// Priority orders due entries: higher first, then in the order they were added.

@@ -84,6 +84,9 @@ type Options struct {
 	// cannot say now: serve passes auth's cached lookup, so that the owners' keys are not
 	// read from the store every Poll. Unset, the store is read each Poll.
 	Revoked func(ctx context.Context, hash string) bool
+	// Images, if set, makes a record as it is delivered: the image addresses of the images
+	// the server holds on its public address (internal/imageurl).
+	Images func(ctx context.Context, record []byte) []byte
 }
 
 // Deliverer delivers the change feed to every active webhook, one worker per webhook.
@@ -432,7 +435,7 @@ func (k *worker) save(ctx context.Context, cursor int64) error {
 // send POSTs one message and records the outcome in the webhook's state; the event's Err
 // is "" when a 2xx came within Timeout.
 func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
-	body, err := p.body()
+	body, err := p.body(ctx, k.d.o.Images)
 	if err != nil {
 		return Event{}, err
 	}

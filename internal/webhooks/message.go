@@ -112,8 +112,9 @@ func (p prepared) names(id, kind string, fields []string) bool {
 	return false
 }
 
-// body is the message of a change, as JSON.
-func (p prepared) body() ([]byte, error) {
+// body is the message of a change, as JSON; images, if set, makes its record as delivered
+// (Options.Images).
+func (p prepared) body(ctx context.Context, images func(context.Context, []byte) []byte) ([]byte, error) {
 	m := Message{Cursor: fmt.Sprint(p.c.Cursor), Kind: p.c.Kind.Name, ID: p.c.ID, Op: p.c.Op,
 		Time: p.c.Time.UTC().Format(store.ChangeTimeLayout), By: p.c.By}
 	if p.c.Op != store.OpDelete {
@@ -122,6 +123,9 @@ func (p prepared) body() ([]byte, error) {
 			rec, err := record.AppendView(nil, p.rec, v2.RecordView(p.rec.Kind), false)
 			if err != nil {
 				return nil, fmt.Errorf("webhooks: write %s %s: %w", p.c.Kind.Name, p.c.ID, err)
+			}
+			if images != nil {
+				rec = images(ctx, rec)
 			}
 			m.Record = rec
 		}
