@@ -11,6 +11,9 @@ import (
 // x.png/small". The bytes are stored once per content (Hash), however many paths name them.
 type Image struct {
 	Path string
+	// Original is, for a kept copy, the path of the image it was made from; "" for an
+	// original. A copy is put only while its original is held.
+	Original string
 	// Type is the media type read from the bytes: image/png, image/jpeg, image/gif or
 	// image/webp.
 	Type string
@@ -36,7 +39,8 @@ type ImageStats struct {
 // type-assert it.
 type Images interface {
 	// PutImage stores an image under img.Path (Data, Type, Hash, Size, Width and Height must
-	// be filled), replacing one stored there. Replacing an original removes its kept copies.
+	// be filled), replacing one stored there. Replacing an original with other bytes removes
+	// its kept copies. A copy whose original is not held is ErrNotFound.
 	// Every put advances DataVersion, so answers that point at held images are remade.
 	PutImage(ctx context.Context, img Image) error
 	// Image returns the image at path with its bytes, or ErrNotFound.
@@ -50,6 +54,7 @@ type Images interface {
 	ImagePaths(ctx context.Context, fn func(path string) error) error
 	// DeleteImage removes the image at path and its kept copies, and the bytes no other
 	// path names; ErrNotFound when there is none. Deleting a record never deletes an image.
+	// It advances DataVersion too.
 	DeleteImage(ctx context.Context, path string) error
 	// ImageStats counts what is kept.
 	ImageStats(ctx context.Context) (ImageStats, error)

@@ -56,7 +56,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
 	db := sqlstore.New(sqlstore.Config{Name: "postgres", Read: querier{pool}, Write: querier{pool},
-		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout})
+		Dialect: sqlstore.Postgres, Classify: classify, Timeout: queryTimeout, Atomic: atomic(pool)})
 	return &Store{DB: db, pool: pool, feed: store.FeedOptions{}.WithDefaults()}, nil
 }
 

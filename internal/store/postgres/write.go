@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -214,4 +215,19 @@ func (t *tx) StoredDocs(ctx context.Context, k *record.Kind, ids []string, docs 
 	}
 	defer rows.Close()
 	return sqlstore.ReadDocs(rows, docs)
+}
+
+// atomic runs fn in one transaction of the pool (sqlstore.Config.Atomic).
+func atomic(pool *pgxpool.Pool) func(context.Context, func(sqlstore.Querier) error) error {
+	return func(ctx context.Context, fn func(sqlstore.Querier) error) error {
+		pgTx, err := pool.Begin(ctx)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		defer pgTx.Rollback(context.WithoutCancel(ctx))
+		if err := fn(querier{pgTx}); err != nil {
+			return err
+		}
+		return pgTx.Commit(ctx)
+	}
 }

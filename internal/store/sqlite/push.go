@@ -7,3 +7,5 @@ var _ store.Pushes = (*Store)(nil)
 
 // Registered webhooks (store.Webhooks) are sqlstore.DB's.
 var _ store.Webhooks = (*Store)(nil)
+
+var _ store.Images = (*Store)(nil)

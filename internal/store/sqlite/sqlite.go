@@ -138,7 +138,7 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: vdb, hold: shm},
 		feed: store.FeedOptions{}.WithDefaults(), stmts: stmts{db: read}}
 	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
-		Dialect: sqlstore.SQLite, Classify: classify})
+		Dialect: sqlstore.SQLite, Classify: classify, Atomic: s.atomic})
 	if err := s.Ping(ctx); err != nil {
 		return nil, errors.Join(err, s.version.shut(), read.Close(), write.Close())
 	}

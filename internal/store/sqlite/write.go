@@ -236,3 +236,17 @@ func insertSQL(k *record.Kind, n int) string {
 	return "INSERT INTO " + sqlstore.Table(k) + " (" + sqlstore.InsertColumns(k) + ") VALUES " + values +
 		" ON CONFLICT (id) DO UPDATE SET " + sqlstore.UpdateExcluded(k)
 }
+
+// atomic runs fn in one transaction on the writer connection (sqlstore.Config.Atomic):
+// like Write, it queues for the one writer.
+func (s *Store) atomic(ctx context.Context, fn func(sqlstore.Querier) error) error {
+	sqlTx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer sqlTx.Rollback()
+	if err := fn(sqlstore.Std(sqlTx)); err != nil {
+		return err
+	}
+	return sqlTx.Commit()
+}

@@ -45,6 +45,9 @@ type Config struct {
 	Classify func(error) error
 	// Timeout bounds each read but Scan, which lasts as long as its caller; 0 means none.
 	Timeout time.Duration
+	// Atomic runs fn in one transaction on the writer: committed when fn returns nil,
+	// rolled back otherwise (the image store's writes, which touch several tables).
+	Atomic func(ctx context.Context, fn func(q Querier) error) error
 }
 
 // DB is the part of a store both backends share: records read by id, kind or query, and the

@@ -1,0 +1,23 @@
+-- Pictures sportsdb keeps (store.Images, docs/PICTURES.md). The bytes are stored once per
+-- content, keyed by their SHA-256; each path names one content. A kept smaller copy names
+-- its original in "original" ('' for an original), so replacing or deleting an original
+-- finds its copies without parsing paths. Times are Unix milliseconds.
+-- Paths sort bytewise ("C"), as on SQLite.
+CREATE TABLE image_blobs (
+    hash TEXT PRIMARY KEY,
+    size BIGINT NOT NULL,
+    data BYTEA NOT NULL
+);
+CREATE TABLE images (
+    path TEXT COLLATE "C" PRIMARY KEY,
+    original TEXT COLLATE "C" NOT NULL,
+    type TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    width BIGINT NOT NULL,
+    height BIGINT NOT NULL,
+    size BIGINT NOT NULL,
+    source TEXT NOT NULL,
+    created_ms BIGINT NOT NULL
+);
+CREATE INDEX images_original ON images (original, path);
+CREATE INDEX images_hash ON images (hash);
