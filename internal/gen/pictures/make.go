@@ -59,9 +59,9 @@ func (c *Collector) job(path string, w want) job {
 		} else if strings.Contains(path, "-Third") {
 			body, sleeves = color.NRGBA{0x24, 0x1F, 0x20, 255}, l.c1
 		}
-		return job{fmt.Sprintf("kit|%v|%v", body, sleeves), 512, 512, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.shirt(dst, r, body, sleeves) })}
+		return job{fmt.Sprintf("kit|%v|%v", body, sleeves), 400, 400, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.shirt(dst, r, body, sleeves) })}
 	case f == "player/cutout" || f == "player/render":
-		return job{fmt.Sprintf("cutout|%v", l), 480, 600, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.player(dst, r, l) })}
+		return job{fmt.Sprintf("cutout|%v", l), 400, 500, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.player(dst, r, l) })}
 	case f == "player/thumb":
 		return job{fmt.Sprintf("pthumb|%v", l), 400, 400, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) {
 			box(dst, r, darker(l.c2, 0.9))
@@ -71,9 +71,9 @@ func (c *Collector) job(path string, w want) job {
 		home, hok := c.teams[w.home]
 		away, aok := c.teams[w.away]
 		if !hok || !aok { // an individual sport's event: its name on its league's colours
-			return card("", 640, 360, own)
+			return card("", thumbW, thumbH, own)
 		}
-		return job{fmt.Sprintf("vs|%v|%v", home, away), 640, 360, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.versus(dst, r, home, away) })}
+		return job{fmt.Sprintf("vs|%v|%v", home, away), thumbW, thumbH, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.versus(dst, r, home, away) })}
 	case strings.HasPrefix(f, "event/"):
 		// An event's poster, banner and square are its league's: drawing the two badges in
 		// each shape too would triple the time the demo's pictures take.
@@ -100,7 +100,7 @@ func (c *Collector) job(path string, w want) job {
 	case strings.HasSuffix(f, "/poster") || strings.HasSuffix(f, "/posterarchive"):
 		return card("", 680, 1000, own)
 	case strings.HasSuffix(path, ".png"): // logos: team, league, venue, channel, honour, milestone
-		return job{fmt.Sprintf("logo|%v", own), 800, 310, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.wordmark(dst, r, own) })}
+		return job{fmt.Sprintf("logo|%v", own), 400, 155, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.wordmark(dst, r, own) })}
 	case f == "player/fanart" || f == "team/fanart":
 		return card("", fanartW, fanartH, l)
 	default: // venue pictures, league fanart, sport thumbs
@@ -108,9 +108,14 @@ func (c *Collector) job(path string, w want) job {
 	}
 }
 
-// Fanart and the other photographs' stand-ins are three quarters of the public service's
-// 1280x720: the demo names a few hundred, and encoding them is most of the time they take.
-const fanartW, fanartH = 960, 540
+// Smaller than the public service's pictures where the demo names many: its thousand event
+// thumbnails, its few hundred stand-ins for photographs (1280x720 there) and logos
+// (800x310). Encoding is most of the time the pictures take, and a new demo database waits
+// for them.
+const (
+	thumbW, thumbH   = 480, 270
+	fanartW, fanartH = 640, 360
+)
 
 // eventSize is the size of an event's poster, banner and square, as the public service's.
 func eventSize(folder string) (w, h int) {

@@ -219,13 +219,13 @@ func TestEventThumbShowsBothTeams(t *testing.T) {
 		hc, _ := parseColour(home.Str("strColour1"))
 		ac, _ := parseColour(away.Str("strColour1"))
 		img := decode(t, set.pics[path])
-		if b := img.Bounds(); b.Dx() != 640 || b.Dy() != 360 {
+		if b := img.Bounds(); b.Dx() != thumbW || b.Dy() != thumbH {
 			t.Fatalf("%s: %v", path, b)
 		}
 		if got := nrgba(img.At(8, 8)); !near(got, darker(hc, 0.85)) {
 			t.Errorf("%s (%s): left %v, want the home side's %v", path, ev.Str("strEvent"), got, darker(hc, 0.85))
 		}
-		if got := nrgba(img.At(631, 351)); !near(got, darker(ac, 0.85)) {
+		if got := nrgba(img.At(thumbW-8, thumbH-8)); !near(got, darker(ac, 0.85)) {
 			t.Errorf("%s (%s): right %v, want the away side's %v", path, ev.Str("strEvent"), got, darker(ac, 0.85))
 		}
 		if checked++; checked == 5 {
