@@ -12,6 +12,7 @@ import (
 	"sportsdb/internal/auth"
 	"sportsdb/internal/clock"
 	"sportsdb/internal/config"
+	"sportsdb/internal/media"
 	"sportsdb/internal/server"
 	"sportsdb/internal/store"
 	"sportsdb/internal/store/nameindex"
@@ -28,6 +29,8 @@ type Prepared struct {
 	records *boundRecords
 	clock   *boundClock
 	hooks   *webhooks.API
+	images  *media.Handler
+	library *media.Library
 	built   bool
 }
 
@@ -43,6 +46,8 @@ func Prepare(cfg *config.Config) (*Prepared, error) {
 	p.mounts = Mounts(api.Deps{Store: p.records, Clock: p.clock, Caps: p.caps, Lenient: cfg.Compat == "lenient"})
 	p.hooks = webhooks.NewAPI(webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, p.clock)
 	p.mounts.Writes = writesChain{p.mounts.Writes, p.hooks}
+	p.images = media.NewHandler(p.clock)
+	p.mounts.Images = p.images
 	if cfg.Caps != "" {
 		if err := p.caps.LoadFile(cfg.Caps); err != nil {
 			return nil, err
@@ -62,6 +67,8 @@ type Deps struct {
 	Upstream server.Upstream
 	// WarmUp: /readyz waits for a warm-up of the server's answers (serve).
 	WarmUp bool
+	// Media tunes the image tree (its clock is the data clock): Missing reads through.
+	Media media.Options
 }
 
 // Server builds the HTTP handler, once per Prepared: the mounts read the store it is given.
@@ -82,6 +89,7 @@ func (p *Prepared) Server(d Deps) *server.Server {
 	st := nameindex.Wrap(d.Store, nameindex.Options{Warm: true})
 	p.records.Records, p.clock.Clock = st, d.Clock
 	p.hooks.Bind(d.Store)
+	p.library = p.images.Bind(d.Store, d.Media)
 	diskBytes := c.CacheDiskMB << 20
 	if c.CacheDiskMB == 0 {
 		diskBytes = -1 // server.Config: negative means no files
@@ -101,6 +109,10 @@ func (p *Prepared) Server(d Deps) *server.Server {
 		WarmUp:   d.WarmUp,
 	})
 }
+
+// Images is the library the image tree serves, once Server has bound a store that keeps
+// images; nil before, or when the store keeps none.
+func (p *Prepared) Images() *media.Library { return p.library }
 
 // upstreamKeyNeeded refuses an upstream without its key before anything is opened: every
 // read-through would be refused, and the server would look like it had no upstream.

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/color/palette"
+	"image/draw"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
@@ -52,11 +53,7 @@ func jpegOf(t testing.TB, w, h int) []byte {
 func gifOf(t testing.TB, w, h int) []byte {
 	t.Helper()
 	p := image.NewPaletted(image.Rect(0, 0, w, h), palette.Plan9)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			p.Set(x, y, picture(w, h).At(x, y))
-		}
-	}
+	draw.Draw(p, p.Bounds(), picture(w, h), image.Point{}, draw.Src)
 	var b bytes.Buffer
 	if err := gif.Encode(&b, p, nil); err != nil {
 		t.Fatal(err)

@@ -25,6 +25,25 @@ type Mounts struct {
 	// LiveView is the view a record of each kind is written in on the change feed and
 	// streams (v2's).
 	LiveView func(*record.Kind) *record.View
+	// Images is the tree of kept pictures; nil serves none.
+	Images Images
+}
+
+// Images is the tree of kept pictures outside /api/ (/images/...): GET and HEAD without a
+// key and outside every rate limit, as browsers load them from <img>; other methods (an
+// upload) with the key of X-API-KEY checked and counted as the writes' are, the whole key
+// handed over (its role decides), and none of it through the response cache.
+type Images interface {
+	// Route names an escaped path requested with method, ok false for a path not its own.
+	Route(method, rawPath string) (route string, ok bool)
+	// Serve answers GET and HEAD.
+	Serve(w http.ResponseWriter, r *http.Request)
+	// Write answers other methods for the key.
+	Write(w http.ResponseWriter, r *http.Request, k store.Key)
+	// Preflight is what a browser's preflight allows: methods and request headers.
+	Preflight() (methods, headers string)
+	// Routes lists every route name Route can give.
+	Routes() []string
 }
 
 // API is an API version as the server mounts it. Name is the version as an upstream knows
@@ -130,6 +149,9 @@ func (s *Server) routeNames() []string {
 	}
 	if s.cfg.Mounts.Writes != nil {
 		names = append(names, s.cfg.Mounts.Writes.Routes()...)
+	}
+	if s.cfg.Mounts.Images != nil {
+		names = append(names, s.cfg.Mounts.Images.Routes()...)
 	}
 	return names
 }

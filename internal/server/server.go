@@ -187,6 +187,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sf = s.surfaceAt(path)
 	}
 	s.commonHeaders(rec.Header(), r, apiPath || sf != nil)
+	if im := s.cfg.Mounts.Images; im != nil && !apiPath {
+		if name, ok := im.Route(r.Method, path); ok {
+			t.own, route, path = true, name, clip(path)
+			route = s.serveImages(rec, r, im, route, addr)
+			return
+		}
+	}
 	// An /api/ path is read once, for the writes' table and the APIs'.
 	apiT, isAPI := s.match(path)
 	if isAPI && apiT.writes {

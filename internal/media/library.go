@@ -1,0 +1,209 @@
+package media
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
+
+	"sportsdb/internal/clock"
+	"sportsdb/internal/store"
+)
+
+// DefaultPixelsInFlight bounds the pixels being decoded at once: four 12-megapixel photos,
+// or one original at the limit, about 200 MB of decoded pictures at the most.
+const DefaultPixelsInFlight = 48_000_000
+
+// Options tune a Library.
+type Options struct {
+	Clock clock.Clock
+	// PixelsInFlight bounds the pixels of the originals being decoded at once (checked or
+	// scaled); at least MaxPixels, so that any original fits. 0: DefaultPixelsInFlight.
+	PixelsInFlight int64
+	// Missing, when set, is asked for an original that is not held, before a copy of it is
+	// refused as not found: a read-through fetches and stores it there (Library.Put).
+	Missing func(ctx context.Context, path string) error
+}
+
+// Library keeps originals and makes their copies: a copy is made once, on its first
+// request, however many ask for it at once, and kept in the store; the decodes in flight
+// are bounded by their pixels, so that many first requests for copies of large pictures
+// wait their turn instead of exhausting memory.
+type Library struct {
+	st      store.Images
+	clock   clock.Clock
+	missing func(ctx context.Context, path string) error
+	budget  int64
+	decodes *semaphore.Weighted
+	flight  singleflight.Group
+
+	// decoding, set by tests, is called as a decode starts, with the budget taken.
+	decoding func(path string)
+}
+
+// New returns a library over st.
+func New(st store.Images, o Options) *Library {
+	if o.Clock == nil {
+		o.Clock = clock.System{}
+	}
+	if o.PixelsInFlight == 0 {
+		o.PixelsInFlight = DefaultPixelsInFlight
+	}
+	o.PixelsInFlight = max(o.PixelsInFlight, MaxPixels)
+	return &Library{st: st, clock: o.Clock, missing: o.Missing, budget: o.PixelsInFlight,
+		decodes: semaphore.NewWeighted(o.PixelsInFlight)}
+}
+
+// Put checks an original (its header, then the whole picture) and stores it at path;
+// source is the URL it was fetched from, "" for an upload. The same bytes already held
+// there are not stored again, nor decoded. The errors are ErrBadPath, ErrUnsupported,
+// ErrTooLarge, ErrMalformed, or the store's.
+func (l *Library) Put(ctx context.Context, path string, data []byte, source string) (store.Image, error) {
+	p, err := ParsePath(path)
+	if err != nil {
+		return store.Image{}, err
+	}
+	if p.Copy != "" {
+		return store.Image{}, fmt.Errorf("%w: %q is the path of a copy, made from its original", ErrBadPath, p.Copy)
+	}
+	info, err := Inspect(data)
+	if err != nil {
+		return store.Image{}, err
+	}
+	sum := sha256.Sum256(data)
+	img := store.Image{Path: path, Type: info.Type, Hash: hex.EncodeToString(sum[:]), Width: info.Width,
+		Height: info.Height, Size: int64(len(data)), Source: source, Created: l.clock.Now(), Data: data}
+	if held, err := l.st.ImageInfo(ctx, path); err == nil && held.Hash == img.Hash {
+		held.Data = data
+		return held, nil
+	}
+	// Bytes held under another path were checked when they came in.
+	if _, err := l.st.ImageByHash(ctx, img.Hash); errors.Is(err, store.ErrNotFound) {
+		check := func() error { _, err := decode(data, info); return err }
+		if err := l.withBudget(ctx, path, info, check); err != nil {
+			return store.Image{}, err
+		}
+	} else if err != nil {
+		return store.Image{}, err
+	}
+	if err := l.st.PutImage(ctx, img); err != nil {
+		return store.Image{}, err
+	}
+	return img, nil
+}
+
+// Get returns the image at path with its bytes: an original, or a copy, made now if it
+// is the first request for it. A copy whose original is not held (nor brought by
+// Options.Missing) is store.ErrNotFound, as is any image not held; a bad path ErrBadPath.
+func (l *Library) Get(ctx context.Context, path string) (store.Image, error) {
+	p, err := ParsePath(path)
+	if err != nil {
+		return store.Image{}, err
+	}
+	img, err := l.st.Image(ctx, path)
+	if !errors.Is(err, store.ErrNotFound) || p.Copy == "" {
+		return img, err
+	}
+	// The work goes on when the caller leaves: others may wait for the same copy, and a
+	// copy made is kept.
+	ch := l.flight.DoChan(path, func() (any, error) {
+		return l.makeCopy(context.WithoutCancel(ctx), p)
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return store.Image{}, r.Err
+		}
+		return r.Val.(store.Image), nil
+	case <-ctx.Done():
+		return store.Image{}, ctx.Err()
+	}
+}
+
+// makeCopy makes the copy p names from its original and keeps it.
+func (l *Library) makeCopy(ctx context.Context, p Path) (store.Image, error) {
+	// Made meanwhile by a flight that ended between our read and this one.
+	if img, err := l.st.Image(ctx, p.String()); !errors.Is(err, store.ErrNotFound) {
+		return img, err
+	}
+	orig, err := l.st.ImageInfo(ctx, p.Original)
+	if errors.Is(err, store.ErrNotFound) && l.missing != nil {
+		if err := l.missing(ctx, p.Original); err != nil {
+			return store.Image{}, err
+		}
+		orig, err = l.st.ImageInfo(ctx, p.Original)
+	}
+	if err != nil {
+		return store.Image{}, err
+	}
+	var cp store.Image
+	if orig.Width <= p.Width() {
+		// Never enlarged: the copy is the original's bytes, which the store keeps once.
+		full, err := l.st.Image(ctx, p.Original)
+		if err != nil {
+			return store.Image{}, err
+		}
+		cp = full
+	} else if cp, err = l.scaled(ctx, p, orig); err != nil {
+		return store.Image{}, err
+	}
+	cp.Path, cp.Original, cp.Source, cp.Created = p.String(), p.Original, "", l.clock.Now()
+	if err := l.st.PutImage(ctx, cp); err != nil {
+		return store.Image{}, err
+	}
+	// An original replaced while its copy was made took the copies it had; this one is of
+	// the bytes it replaced, so it goes too. The caller still gets it: it asked before.
+	if now, err := l.st.ImageInfo(ctx, p.Original); err != nil || now.Hash != orig.Hash {
+		if err := l.st.DeleteImage(ctx, cp.Path); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return store.Image{}, err
+		}
+	}
+	return cp, nil
+}
+
+// scaled decodes the original, within the decode budget, and makes the copy's bytes.
+func (l *Library) scaled(ctx context.Context, p Path, orig store.Image) (store.Image, error) {
+	info := Info{Type: orig.Type, Width: orig.Width, Height: orig.Height}
+	var cp store.Image
+	// The original's bytes are read once the budget is taken: first requests waiting
+	// their turn hold no pictures.
+	err := l.withBudget(ctx, p.String(), info, func() error {
+		full, err := l.st.Image(ctx, p.Original)
+		if err != nil {
+			return err
+		}
+		if full.Hash != orig.Hash {
+			return fmt.Errorf("media: %s changed while its copy was made; ask again", p.Original)
+		}
+		src, err := decode(full.Data, info)
+		if err != nil {
+			return err
+		}
+		data, typ, w, h, err := scale(src, info.Type, p.Width())
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		cp = store.Image{Type: typ, Hash: hex.EncodeToString(sum[:]), Width: w, Height: h,
+			Size: int64(len(data)), Data: data}
+		return nil
+	})
+	return cp, err
+}
+
+// withBudget runs fn with the pixels of info taken from the decode budget.
+func (l *Library) withBudget(ctx context.Context, path string, info Info, fn func() error) error {
+	weight := min(int64(info.Width)*int64(info.Height), l.budget)
+	if err := l.decodes.Acquire(ctx, weight); err != nil {
+		return err
+	}
+	defer l.decodes.Release(weight)
+	if l.decoding != nil {
+		l.decoding(path)
+	}
+	return fn()
+}
