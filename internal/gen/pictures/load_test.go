@@ -13,10 +13,11 @@ import (
 	"sportsdb/internal/store/pgtest"
 	"sportsdb/internal/store/postgres"
 	"sportsdb/internal/store/sqlite"
+	"sportsdb/internal/store/storetest"
 )
 
 type imageStore interface {
-	store.Records
+	store.Store
 	store.Images
 }
 
@@ -26,26 +27,17 @@ func TestLoadKeepsThePictures(t *testing.T) {
 	ctx := context.Background()
 	stores := map[string]func(t *testing.T) imageStore{
 		"sqlite": func(t *testing.T) imageStore {
-			st, err := sqlite.Open(ctx, t.TempDir()+"/p.db")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
+			return storetest.Opened(t, func(ctx context.Context) (*sqlite.Store, error) { return sqlite.Open(ctx, t.TempDir()+"/p.db") })
 		},
 		"postgres": func(t *testing.T) imageStore {
-			st, err := postgres.Open(ctx, pgtest.FreshSchema(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
+			dsn := pgtest.FreshSchema(t)
+			return storetest.Opened(t, func(ctx context.Context) (*postgres.Store, error) { return postgres.Open(ctx, dsn) })
 		},
 	}
 	for name, open := range stores {
 		t.Run(name, func(t *testing.T) {
 			st := open(t)
-			writeRecords(t, st, fixture()...)
+			storetest.WriteEach(t, st, fixture()...)
 			sum, err := Load(ctx, st, st)
 			if err != nil {
 				t.Fatal(err)
@@ -93,39 +85,14 @@ const r2 = "https://r2.thesportsdb.com/images/media/"
 
 func fixture() []record.Record {
 	team := func(id, name, c1, c2, badge string) record.Record {
-		r := record.Team.NewRecord()
-		for f, v := range map[string]string{"idTeam": id, "strTeam": name, "strColour1": c1, "strColour2": c2, "strBadge": r2 + "team/badge/" + badge} {
-			r.Set(f, record.Str(v))
-		}
-		return r
+		return storetest.Rec(record.Team, "idTeam", id, "strTeam", name, "strColour1", c1, "strColour2", c2, "strBadge", r2+"team/badge/"+badge)
 	}
-	ev := record.Event.NewRecord()
-	for f, v := range map[string]string{"idEvent": "9", "strEvent": "Alpha vs Beta", "idHomeTeam": "1", "idAwayTeam": "2",
-		"strHomeTeamBadge": r2 + "team/badge/a.png", "strAwayTeamBadge": r2 + "team/badge/b.png", "strThumb": r2 + "event/thumb/ab.jpg"} {
-		ev.Set(f, record.Str(v))
-	}
-	pl := record.Player.NewRecord()
-	for f, v := range map[string]string{"idPlayer": "5", "idTeam": "1", "strPlayer": "A Player", "strCutout": r2 + "player/cutout/p.png"} {
-		pl.Set(f, record.Str(v))
-	}
-	row := record.Standing.NewRecord()
-	for f, v := range map[string]string{"idStanding": "7", "idTeam": "1", "strTeam": "Alpha", "strBadge": r2 + "team/badge/a.png/tiny"} {
-		row.Set(f, record.Str(v))
-	}
-	return []record.Record{team("1", "Alpha", "#EF0107", "#FFFFFF", "a.png"), team("2", "Beta", "#013373", "#FDB913", "b.png"), ev, pl, row}
-}
-
-func writeRecords(t *testing.T, st store.Records, recs ...record.Record) {
-	t.Helper()
-	err := st.Write(context.Background(), func(tx store.Tx) error {
-		for _, r := range recs {
-			if err := tx.Replace(context.Background(), r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	return []record.Record{
+		team("1", "Alpha", "#EF0107", "#FFFFFF", "a.png"),
+		team("2", "Beta", "#013373", "#FDB913", "b.png"),
+		storetest.Rec(record.Event, "idEvent", "9", "strEvent", "Alpha vs Beta", "idHomeTeam", "1", "idAwayTeam", "2",
+			"strHomeTeamBadge", r2+"team/badge/a.png", "strAwayTeamBadge", r2+"team/badge/b.png", "strThumb", r2+"event/thumb/ab.jpg"),
+		storetest.Rec(record.Player, "idPlayer", "5", "idTeam", "1", "strPlayer", "A Player", "strCutout", r2+"player/cutout/p.png"),
+		storetest.Rec(record.Standing, "idStanding", "7", "idTeam", "1", "strTeam", "Alpha", "strBadge", r2+"team/badge/a.png/tiny"),
 	}
 }
