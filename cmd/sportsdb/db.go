@@ -71,3 +71,17 @@ func hasRecords(ctx context.Context, st store.Records) (bool, error) {
 	}
 	return false, nil
 }
+
+// openAs opens the database for a command that needs more of it than store.Store (the
+// webhooks, the images), or says why not with missing; the caller closes st.
+func openAs[T any](ctx context.Context, inv *invocation, missing string) (st store.Store, v T, err error) {
+	if st, err = openDB(ctx, inv.cfg.DB); err != nil {
+		return nil, v, err
+	}
+	v, ok := st.(T)
+	if !ok {
+		st.Close()
+		return nil, v, errors.New(missing)
+	}
+	return st, v, nil
+}

@@ -65,6 +65,10 @@ var commands = []*command{
 		summary: "Register a webhook and print its id and signing secret (shown once) (docs/WEBHOOKS.md)."},
 	{name: "webhooks list", db: needsDB, run: webhooksListCmd, summary: "List the webhooks: status, why deliveries fail, the next attempt."},
 	{name: "webhooks remove", args: "ID", minArgs: 1, maxArgs: 1, db: needsDB, run: webhooksRemoveCmd, summary: "Remove a webhook."},
+	{name: "media add", args: "FILE", minArgs: 1, maxArgs: 1, db: needsDB, run: mediaAddCmd,
+		summary: "Keep a PNG, JPEG, GIF or WebP file at --path, served at that path (docs/PICTURES.md)."},
+	{name: "media list", db: needsDB, run: mediaListCmd, summary: "List the kept images (originals): path, type, size in pixels and bytes."},
+	{name: "media remove", args: "PATH", minArgs: 1, maxArgs: 1, db: needsDB, run: mediaRemoveCmd, summary: "Remove a kept image and its smaller copies."},
 	{name: "migrate", db: createsDB, run: migrateCmd, summary: "Create or bring up to date the database's tables."},
 	{name: "mirror", db: createsDB, run: mirrorCmd,
 		summary: "Copy an upstream TheSportsDB-compatible API into the database, within a request budget; resumable (docs/MIRROR.md)."},
@@ -94,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if args[0] == "--version" || args[0] == "-version" {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	if (args[0] == "keys" || args[0] == "webhooks") && len(args) > 1 && isHelp(args[1]) {
+	if _, ok := groups[args[0]]; ok && len(args) > 1 && isHelp(args[1]) {
 		writeGroupHelp(stdout, args[0])
 		return nil
 	}
@@ -166,9 +170,9 @@ func isHelp(arg string) bool {
 }
 
 // groups are the commands that take a subcommand, and their subcommands.
-var groups = map[string]string{"keys": "add|list|revoke", "webhooks": "add|list|remove"}
+var groups = map[string]string{"keys": "add|list|revoke", "webhooks": "add|list|remove", "media": "add|list|remove"}
 
-// writeGroupHelp lists the subcommands of keys or webhooks.
+// writeGroupHelp lists the subcommands of a group.
 func writeGroupHelp(w io.Writer, group string) {
 	fmt.Fprintf(w, "Usage: sportsdb %s %s\n\n", group, groups[group])
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

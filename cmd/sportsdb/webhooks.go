@@ -17,22 +17,9 @@ import (
 	"sportsdb/internal/webhooks"
 )
 
-// openWebhooks opens the database as the webhooks commands use it; close closes it.
-func openWebhooks(ctx context.Context, inv *invocation) (st store.Store, ws webhooks.Store, err error) {
-	if st, err = openDB(ctx, inv.cfg.DB); err != nil {
-		return nil, nil, err
-	}
-	ws, ok := st.(webhooks.Store)
-	if !ok {
-		st.Close()
-		return nil, nil, errors.New("webhooks: the database keeps no webhooks")
-	}
-	return st, ws, nil
-}
-
 func webhooksAddCmd(ctx context.Context, inv *invocation) error {
 	c := inv.cfg
-	st, ws, err := openWebhooks(ctx, inv)
+	st, ws, err := openAs[webhooks.Store](ctx, inv, "webhooks: the database keeps no webhooks")
 	if err != nil {
 		return err
 	}
@@ -56,7 +43,7 @@ func webhooksAddCmd(ctx context.Context, inv *invocation) error {
 }
 
 func webhooksListCmd(ctx context.Context, inv *invocation) error {
-	st, ws, err := openWebhooks(ctx, inv)
+	st, ws, err := openAs[webhooks.Store](ctx, inv, "webhooks: the database keeps no webhooks")
 	if err != nil {
 		return err
 	}
@@ -94,7 +81,7 @@ func orDash(s string) string {
 }
 
 func webhooksRemoveCmd(ctx context.Context, inv *invocation) error {
-	st, ws, err := openWebhooks(ctx, inv)
+	st, ws, err := openAs[webhooks.Store](ctx, inv, "webhooks: the database keeps no webhooks")
 	if err != nil {
 		return err
 	}

@@ -97,6 +97,8 @@ type Config struct {
 	WebhookLeague string
 	WebhookTeam   string
 	WebhookOwner  string
+	// MediaPath is where media add stores its file: /images/media/...
+	MediaPath string
 }
 
 // Clock is the data clock: pinned by SPORTSDB_NOW, the system's otherwise.
@@ -128,8 +130,9 @@ func (o *Option) Bool() bool { return o.Arg == "" && o.Name != "" }
 
 // The commands that take an option.
 var (
-	dbCommands = []string{"serve", "import", "export", "gen", "delete", "keys add", "keys list", "keys revoke", "migrate", "mirror", "webhooks add", "webhooks list", "webhooks remove"}
-	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke", "mirror"}
+	dbCommands = []string{"serve", "import", "export", "gen", "delete", "keys add", "keys list", "keys revoke", "migrate", "mirror",
+		"webhooks add", "webhooks list", "webhooks remove", "media add", "media list", "media remove"}
+	nowUsers   = []string{"serve", "gen", "keys add", "keys revoke", "mirror", "media add"}
 	serveOnly  = []string{"serve"}
 	mirrorOnly = []string{"mirror"}
 	// serving is the long-running commands: they log and may share limits through Redis.
@@ -200,6 +203,8 @@ var Options = []Option{
 		Commands: []string{"webhooks add"}, Set: func(c *Config, v string) (err error) { c.WebhookTeam, err = oneID(v); return err }},
 	{Name: "owner", Env: "SPORTSDB_WEBHOOK_OWNER", Arg: "KEY", Help: "the API key the webhook belongs to, which then sees and manages it (default: none; admin keys see every webhook)",
 		Secret: true, Commands: []string{"webhooks add"}, Set: func(c *Config, v string) error { c.WebhookOwner = v; return nil }},
+	{Name: "path", Env: "SPORTSDB_MEDIA_PATH", Arg: "PATH", Help: "where the image is kept and served, as on the public service: /images/media/team/badge/x.png", Required: true,
+		Commands: []string{"media add"}, Set: func(c *Config, v string) error { c.MediaPath = v; return mediaPath(v) }},
 	{Name: "url", Env: "SPORTSDB_IMPORT_URL", Arg: "URL", Help: "the request a single imported file answered (gives parent ids the body lacks)",
 		Commands: []string{"import"}, Set: func(c *Config, v string) error { c.ImportURL = v; return requestURL(v) }},
 	{Name: "scale", Env: "SPORTSDB_SCALE", Default: "demo", Arg: "SCALE", Help: "demo, small or full",
@@ -476,6 +481,18 @@ func mqttPrefix(v string) error {
 		if level == "" {
 			return fmt.Errorf("want a topic like sportsdb or home/sportsdb: no empty level (no leading, trailing or double /)")
 		}
+	}
+	return nil
+}
+
+// mediaPath accepts a path an editor may upload to; the rest of its rules are the
+// media package's, checked when the file is stored.
+func mediaPath(v string) error {
+	if v == "" {
+		return nil // media add requires one
+	}
+	if !strings.HasPrefix(v, "/images/media/") || len(v) == len("/images/media/") {
+		return fmt.Errorf("want a path under /images/media/, like /images/media/team/badge/x.png")
 	}
 	return nil
 }

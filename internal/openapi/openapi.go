@@ -60,6 +60,7 @@ func Build(src Source) ([]byte, error) {
 	sportarrPaths(paths)
 	recordsPaths(paths)
 	webhooksPaths(paths)
+	imagesPaths(paths)
 	doc := newObj(
 		"openapi", "3.1.0",
 		"info", newObj("title", "sportsdb", "version", src.Version, "description", intro),
@@ -74,6 +75,7 @@ func Build(src Source) ([]byte, error) {
 			newObj("name", tagSportarr, "description", "The metadata API Sportarr reads: give Sportarr `/sportarr/{key}` as its metadata API URL."),
 			newObj("name", tagRecords, "description", "Your own data: one record read, created, replaced, patched or deleted by a key with a role (editor, admin), conditional on its ETag."),
 			newObj("name", tagWebhooks, "description", "Changes pushed to your URL, signed as Standard Webhooks sign: registered per key (docs/WEBHOOKS.md)."),
+			newObj("name", tagImages, "description", "The pictures this server keeps, at the paths they have on the public service (docs/PICTURES.md): no key to read them."),
 		},
 		"paths", paths,
 		"webhooks", webhookDeliveries(),

@@ -16,6 +16,7 @@ import (
 	"sportsdb/internal/apitest"
 	"sportsdb/internal/calendar"
 	"sportsdb/internal/live"
+	"sportsdb/internal/media"
 	"sportsdb/internal/openapi"
 	"sportsdb/internal/openapi/openapitest"
 	"sportsdb/internal/webhooks"
@@ -54,17 +55,19 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi %q", doc.OpenAPI)
 	}
-	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces) + len(xmltv.Routes) + len(sportarr.Docs()) + 6 + 3
+	want := len(a1.Docs()) + len(a2.Docs()) + len(calendar.Scopes) + 2*len(live.Surfaces) + len(xmltv.Routes) + len(sportarr.Docs()) + 6 + 3 + 2
 	if len(doc.Paths) != want {
-		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice, xmltv %d, sportarr %d, records 6, webhooks 3)", len(doc.Paths), want,
+		t.Errorf("%d paths, want %d (v1 %d, v2 %d, calendars %d, change feed %d twice, xmltv %d, sportarr %d, records 6, webhooks 3, images 2)", len(doc.Paths), want,
 			len(a1.Docs()), len(a2.Docs()), len(calendar.Scopes), len(live.Surfaces), len(xmltv.Routes), len(sportarr.Docs()))
 	}
 	described := map[string]bool{}
 	for _, item := range doc.Paths {
-		described[item["get"].Route] = true
+		for _, op := range item {
+			described[op.Route] = true
+		}
 	}
 	routes := slices.Concat(a1.Routes(), a2.Routes(), live.Routes(), xmltv.Routes,
-		sportarr.NewSurface(nil, nil, nil, nil).Routes(), []string{records.Route, webhooks.RouteList, webhooks.RouteOne})
+		sportarr.NewSurface(nil, nil, nil, nil).Routes(), []string{records.Route, webhooks.RouteList, webhooks.RouteOne}, media.Routes)
 	for _, r := range routes {
 		if !described[r] {
 			t.Errorf("route %s is in no operation", r)
