@@ -26,7 +26,7 @@ type want struct {
 	// Ids resolved when the pictures are made, so the order records came in never matters
 	// for a team's colours.
 	team, home, away, league string
-	name, short, label       string
+	name, label              string
 }
 
 // NewCollector returns an empty collector.
@@ -169,7 +169,5 @@ func (c *Collector) lookOf(w want) look {
 			return l
 		}
 	}
-	l := hashedLook(w.name)
-	l.short = w.short
-	return l
+	return hashedLook(w.name)
 }
