@@ -38,11 +38,13 @@ func (p *painter) badge(dst *image.RGBA, r image.Rectangle, l look) {
 		chief := image.Rect(in.Min.X, in.Min.Y, in.Max.X, in.Min.Y+in.Dy()/5)
 		box(dst, chief, ring)
 	}
-	cy := r.Min.Y + r.Dy()*53/100
-	p.text(dst, initials(l.name, l.short), r.Min.X+w/2, cy, w*30/100, w*58/100, text)
-	if l.label != "" {
-		p.text(dst, l.label, r.Min.X+w/2, r.Min.Y+r.Dy()*76/100, w/11, w*50/100, text)
+	if l.label == "" {
+		p.text(dst, initials(l.name, l.short), r.Min.X+w/2, r.Min.Y+r.Dy()*53/100, w*30/100, w*58/100, text)
+		return
 	}
+	// A season's badge: the initials raised, the season below them inside the field.
+	p.text(dst, initials(l.name, l.short), r.Min.X+w/2, r.Min.Y+r.Dy()*45/100, w*26/100, w*54/100, text)
+	p.text(dst, l.label, r.Min.X+w/2, r.Min.Y+r.Dy()*67/100, w/12, w*46/100, text)
 }
 
 // wordmark is a logo: the name on a bar of the subject's colour, on transparency.
