@@ -44,8 +44,8 @@ type badgeKey struct {
 	size int
 }
 
-// badgeCache keeps the badges drawn for event pictures, for all the painters of one Make:
-// about 50 MB for the demo's 124 teams at the four event sizes.
+// badgeCache keeps the badges drawn for event thumbnails, for all the painters of one Make:
+// about 15 MB for the demo's 124 teams.
 type badgeCache struct {
 	mu sync.Mutex
 	m  map[badgeKey]*image.RGBA
