@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"runtime"
@@ -128,11 +127,15 @@ func eventSize(folder string) (w, h int) {
 	return 700, 700
 }
 
-// grey turns a picture black and white, in place.
+// grey turns an opaque picture black and white, in place, with the luma weights
+// color.GrayModel uses; by hand, since image/draw has no quick path from RGBA to Gray and
+// goes through color.Color for every pixel.
 func grey(dst *image.RGBA) {
-	g := image.NewGray(dst.Bounds())
-	draw.Draw(g, g.Bounds(), dst, dst.Bounds().Min, draw.Src)
-	draw.Draw(dst, dst.Bounds(), g, g.Bounds().Min, draw.Src)
+	px := dst.Pix
+	for i := 0; i+3 < len(px); i += 4 {
+		y := uint8((19595*uint32(px[i]) + 38470*uint32(px[i+1]) + 7471*uint32(px[i+2]) + 1<<15) >> 16)
+		px[i], px[i+1], px[i+2] = y, y, y
+	}
 }
 
 // Make draws every picture noted and calls fn with each: the pictures of one content
