@@ -288,3 +288,31 @@ func near(a, b color.NRGBA) bool {
 	d := func(x, y uint8) int { return max(int(x)-int(y), int(y)-int(x)) }
 	return d(a.R, b.R) < 12 && d(a.G, b.G) < 12 && d(a.B, b.B) < 12
 }
+
+// A sport's black and white picture is its picture in grey.
+func TestSportBlackAndWhiteIsGrey(t *testing.T) {
+	set := demo(t)
+	sport, err := set.st.Get(context.Background(), record.Sport, "102") // Soccer
+	if err != nil {
+		t.Fatal(err)
+	}
+	colour := decode(t, set.pics[ImagePath(sport.Str("strSportThumb"))])
+	bw := decode(t, set.pics[ImagePath(sport.Str("strSportThumbBW"))])
+	if colour.Bounds() != bw.Bounds() {
+		t.Fatalf("sizes %v and %v", colour.Bounds(), bw.Bounds())
+	}
+	coloured := false
+	b := bw.Bounds()
+	for y := b.Min.Y + 4; y < b.Max.Y; y += 16 {
+		for x := b.Min.X + 4; x < b.Max.X; x += 16 {
+			g, c := nrgba(bw.At(x, y)), nrgba(colour.At(x, y))
+			if !near(g, color.NRGBA{g.R, g.R, g.R, 255}) {
+				t.Fatalf("(%d,%d) is %v in black and white", x, y, g)
+			}
+			coloured = coloured || !near(c, color.NRGBA{c.R, c.R, c.R, 255})
+		}
+	}
+	if !coloured {
+		t.Fatal("the colour picture is grey too")
+	}
+}
