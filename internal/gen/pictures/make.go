@@ -33,8 +33,8 @@ type job struct {
 	draw func(p *painter, dst *image.RGBA)
 }
 
-// Sizes follow the public service's where drawing them stays quick; the event pictures,
-// a thousand of each in the demo, are smaller than its 1280x720 (docs/PICTURES.md).
+// job says how the picture at path is drawn: its folder says what it is, and the records
+// whom it shows (docs/PICTURES.md).
 func (c *Collector) job(path string, w want) job {
 	l := c.lookOf(w)
 	own := l // pictures that carry their record's own name, in its team's colours
@@ -42,69 +42,65 @@ func (c *Collector) job(path string, w want) job {
 		own.name, own.short = w.name, ""
 	}
 	own.label = w.label
-	whole := func(f func(p *painter, dst *image.RGBA, r image.Rectangle)) func(*painter, *image.RGBA) {
-		return func(p *painter, dst *image.RGBA) { f(p, dst, dst.Bounds()) }
-	}
-	card := func(key string, w, h int, l look) job {
-		return job{fmt.Sprintf("card|%s|%d|%v", key, w, l), w, h, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.card(dst, r, l) })}
-	}
 	switch f := w.folder; {
 	case f == "team/badge" || f == "league/badge" || f == "league/badgearchive":
-		return job{fmt.Sprintf("badge|%v", own), 512, 512, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.badge(dst, r, own) })}
+		return drawn("badge", 512, 512, own, (*painter).badge)
 	case f == "team/equipment":
-		body, sleeves := l.c1, l.c2
+		kit := look{c1: l.c1, c2: l.c2}
 		if strings.Contains(path, "-Away") {
-			body, sleeves = l.c2, l.c1
+			kit.c1, kit.c2 = l.c2, l.c1
 		} else if strings.Contains(path, "-Third") {
-			body, sleeves = color.NRGBA{0x24, 0x1F, 0x20, 255}, l.c1
+			kit.c1 = color.NRGBA{0x24, 0x1F, 0x20, 255}
+			kit.c2 = l.c1
 		}
-		return job{fmt.Sprintf("kit|%v|%v", body, sleeves), 400, 400, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.shirt(dst, r, body, sleeves) })}
+		return drawn("kit", 400, 400, kit, (*painter).shirt)
 	case f == "player/cutout" || f == "player/render":
-		return job{fmt.Sprintf("cutout|%v", l), 400, 500, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.player(dst, r, l) })}
+		return drawn("cutout", 400, 500, l, (*painter).player)
 	case f == "player/thumb":
-		return job{fmt.Sprintf("pthumb|%v", l), 400, 400, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) {
-			box(dst, r, darker(l.c2, 0.9))
-			p.player(dst, r, l)
-		})}
+		return drawn("pthumb", 400, 400, l, (*painter).portrait)
 	case f == "event/thumb":
 		home, hok := c.teams[w.home]
 		away, aok := c.teams[w.away]
 		if !hok || !aok { // an individual sport's event: its name on its league's colours
-			return card("", thumbW, thumbH, own)
+			return drawn("card", thumbW, thumbH, own, (*painter).card)
 		}
-		return job{fmt.Sprintf("vs|%v|%v", home, away), thumbW, thumbH, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.versus(dst, r, home, away) })}
+		return job{fmt.Sprintf("vs|%v|%v", home, away), thumbW, thumbH, func(p *painter, dst *image.RGBA) { p.versus(dst, dst.Bounds(), home, away) }}
 	case strings.HasPrefix(f, "event/"):
 		// An event's poster, banner and square are its league's: drawing the two badges in
 		// each shape too would triple the time the demo's pictures take.
-		width, height := eventSize(f)
 		lg, ok := c.leagues[w.league]
 		if !ok {
 			lg = own
 		}
-		return card("", width, height, lg)
+		width, height := eventSize(f)
+		return drawn("card", width, height, lg, (*painter).card)
 	case strings.HasSuffix(f, "/trophy"):
-		return job{fmt.Sprintf("trophy|%v", l.c1), 512, 512, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.trophy(dst, r, l) })}
+		return drawn("trophy", 512, 512, look{c1: l.c1}, (*painter).trophy) // only the ribbon is the owner's
 	case strings.HasPrefix(f, "flags/"):
 		n, _ := strconv.Atoi(strings.TrimPrefix(f, "flags/"))
-		n = max(16, min(n, 256))
-		c3 := palette[hash(w.name+"3")%uint32(len(palette))]
-		return job{path, n, n, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.flag(dst, r, own, c3, hash(w.name)%2 == 0) })}
+		return drawn("flag", max(16, min(n, 256)), max(16, min(n, 256)), own, (*painter).flag)
 	case f == "icons/sports":
-		return job{path, 128, 128, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.icon(dst, r, own) })}
+		return drawn("icon", 128, 128, own, (*painter).icon)
 	case f == "sports/bw":
-		j := card("bw", fanartW, fanartH, own)
+		j := drawn("bw", fanartW, fanartH, own, (*painter).card)
 		return job{j.key, j.w, j.h, func(p *painter, dst *image.RGBA) { j.draw(p, dst); grey(dst) }}
 	case f == "team/banner" || f == "league/banner":
-		return card("", 1000, 185, l)
+		return drawn("card", 1000, 185, l, (*painter).card)
 	case strings.HasSuffix(f, "/poster") || strings.HasSuffix(f, "/posterarchive"):
-		return card("", 680, 1000, own)
+		return drawn("card", 680, 1000, own, (*painter).card)
 	case strings.HasSuffix(path, ".png"): // logos: team, league, venue, channel, honour, milestone
-		return job{fmt.Sprintf("logo|%v", own), 400, 155, whole(func(p *painter, dst *image.RGBA, r image.Rectangle) { p.wordmark(dst, r, own) })}
+		return drawn("logo", 400, 155, own, (*painter).wordmark)
 	case f == "player/fanart" || f == "team/fanart":
-		return card("", fanartW, fanartH, l)
+		return drawn("card", fanartW, fanartH, l, (*painter).card)
 	default: // venue pictures, league fanart, sport thumbs
-		return card("", fanartW, fanartH, own)
+		return drawn("card", fanartW, fanartH, own, (*painter).card)
 	}
+}
+
+// drawn is the job of a picture that shows l, drawn by f over its whole w x h. Its key is
+// everything the picture depends on.
+func drawn(kind string, w, h int, l look, f func(p *painter, dst *image.RGBA, r image.Rectangle, l look)) job {
+	return job{fmt.Sprintf("%s|%dx%d|%v", kind, w, h, l), w, h, func(p *painter, dst *image.RGBA) { f(p, dst, dst.Bounds(), l) }}
 }
 
 // Smaller than the public service's pictures where the demo names many: its thousand event

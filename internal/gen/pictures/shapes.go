@@ -128,6 +128,12 @@ func (p *painter) player(dst *image.RGBA, r image.Rectangle, l look) {
 	p.text(dst, initials(l.name, l.short), r.Min.X+w/2, r.Min.Y+h*76/100, h/9, w/2, ink(l.c1, l.c2))
 }
 
+// portrait is a player's thumbnail: the cutout on the team's second colour.
+func (p *painter) portrait(dst *image.RGBA, r image.Rectangle, l look) {
+	box(dst, r, darker(l.c2, 0.9))
+	p.player(dst, r, l)
+}
+
 // torso is shoulders sloping down to the frame's bottom edge.
 func torso(pn pen) {
 	pn.move(0.02, 1)
@@ -140,12 +146,12 @@ func torso(pn pen) {
 // vee is a shirt's collar.
 var vee = polygon(0, 0, 1, 0, 0.5, 1)
 
-// shirt is a team's kit: a shirt with sleeves.
-func (p *painter) shirt(dst *image.RGBA, r image.Rectangle, body, sleeves color.NRGBA) {
-	p.fill(dst, r, tee(true), sleeves)
-	p.fill(dst, r, tee(false), body)
+// shirt is a team's kit: a shirt of the first colour with sleeves and collar of the second.
+func (p *painter) shirt(dst *image.RGBA, r image.Rectangle, l look) {
+	p.fill(dst, r, tee(true), l.c2)
+	p.fill(dst, r, tee(false), l.c1)
 	w := r.Dx()
-	p.fill(dst, image.Rect(r.Min.X+w*40/100, r.Min.Y+r.Dy()*10/100, r.Min.X+w*60/100, r.Min.Y+r.Dy()*20/100), vee, sleeves)
+	p.fill(dst, image.Rect(r.Min.X+w*40/100, r.Min.Y+r.Dy()*10/100, r.Min.X+w*60/100, r.Min.Y+r.Dy()*20/100), vee, l.c2)
 }
 
 // tee is a shirt's outline with its sleeves, or its body alone.
@@ -195,8 +201,10 @@ func bowl(pn pen) {
 	pn.close()
 }
 
-// flag is three bands of the country's colours, across or upright.
-func (p *painter) flag(dst *image.RGBA, r image.Rectangle, l look, c3 color.NRGBA, upright bool) {
+// flag is three bands of colours the country's name picks, across or upright.
+func (p *painter) flag(dst *image.RGBA, r image.Rectangle, l look) {
+	c3 := palette[hash(l.name+"3")%uint32(len(palette))]
+	upright := hash(l.name)%2 == 0
 	w, h := r.Dx(), r.Dy()
 	f := image.Rect(r.Min.X, r.Min.Y+h/8, r.Max.X, r.Max.Y-h/8)
 	for i, c := range []color.NRGBA{l.c1, l.c2, c3} {
