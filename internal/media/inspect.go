@@ -121,9 +121,35 @@ func decode(data []byte, info Info) (image.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, name(info.Type), err)
 	}
+	if p, ok := img.(*image.Paletted); ok && info.Type == GIF {
+		img = onScreen(p, info)
+	}
 	if b := img.Bounds(); b.Dx() != info.Width || b.Dy() != info.Height {
 		return nil, fmt.Errorf("%w: %s decodes to %dx%d, its header says %dx%d", ErrMalformed, name(info.Type),
 			b.Dx(), b.Dy(), info.Width, info.Height)
 	}
 	return img, nil
+}
+
+// onScreen puts a GIF's first frame on its logical screen, the size its header gives (a
+// frame may cover part of it), the rest transparent where the palette has a transparent
+// entry; the palette stays, for the copy's.
+func onScreen(frame *image.Paletted, info Info) *image.Paletted {
+	screen := image.Rect(0, 0, info.Width, info.Height)
+	if frame.Rect == screen || !frame.Rect.In(screen) {
+		return frame
+	}
+	out := image.NewPaletted(screen, frame.Palette)
+	for i, c := range frame.Palette {
+		if _, _, _, a := c.RGBA(); a == 0 {
+			for j := range out.Pix {
+				out.Pix[j] = uint8(i)
+			}
+			break
+		}
+	}
+	for y := frame.Rect.Min.Y; y < frame.Rect.Max.Y; y++ {
+		copy(out.Pix[out.PixOffset(frame.Rect.Min.X, y):], frame.Pix[frame.PixOffset(frame.Rect.Min.X, y):frame.PixOffset(frame.Rect.Max.X, y)])
+	}
+	return out
 }

@@ -3,6 +3,9 @@ package media
 import (
 	"bytes"
 	"errors"
+	"image"
+	"image/color"
+	"image/gif"
 	"testing"
 )
 
@@ -79,5 +82,33 @@ func TestDecodeTruncated(t *testing.T) {
 	}
 	if !bytes.Equal(webpOf(t)[:4], []byte("RIFF")) {
 		t.Fatal("the WebP sample is not RIFF")
+	}
+}
+
+// A GIF whose first frame covers part of its screen is a GIF of its screen's size.
+func TestGIFFrameSmallerThanScreen(t *testing.T) {
+	pal := color.Palette{color.Transparent, color.White}
+	frame := image.NewPaletted(image.Rect(10, 5, 20, 15), pal)
+	for i := range frame.Pix {
+		frame.Pix[i] = 1
+	}
+	var b bytes.Buffer
+	if err := gif.EncodeAll(&b, &gif.GIF{Image: []*image.Paletted{frame}, Delay: []int{0},
+		Config: image.Config{ColorModel: pal, Width: 40, Height: 30}}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := Inspect(b.Bytes())
+	if err != nil || info != (Info{GIF, 40, 30}) {
+		t.Fatalf("%+v, %v", info, err)
+	}
+	img, err := decode(b.Bytes(), info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, a := img.At(0, 0).RGBA(); a != 0 {
+		t.Error("outside the frame is not transparent")
+	}
+	if r, _, _, _ := img.At(15, 10).RGBA(); r != 0xffff {
+		t.Error("the frame is not where it was")
 	}
 }

@@ -24,8 +24,9 @@ type Options struct {
 	// PixelsInFlight bounds the pixels of the originals being decoded at once (checked or
 	// scaled); at least MaxPixels, so that any original fits. 0: DefaultPixelsInFlight.
 	PixelsInFlight int64
-	// Missing, when set, is asked for an original that is not held, before a copy of it is
-	// refused as not found: a read-through fetches and stores it there (Library.Put).
+	// Missing, when set, is asked for an original that is not held, before it or a copy of
+	// it is answered as not found: a read-through fetches and stores it there (Library.Put),
+	// or returns store.ErrNotFound. Concurrent requests for one original ask once.
 	Missing func(ctx context.Context, path string) error
 }
 
@@ -105,13 +106,17 @@ func (l *Library) Get(ctx context.Context, path string) (store.Image, error) {
 		return store.Image{}, err
 	}
 	img, err := l.st.Image(ctx, path)
-	if !errors.Is(err, store.ErrNotFound) || p.Copy == "" {
+	if !errors.Is(err, store.ErrNotFound) || p.Copy == "" && l.missing == nil {
 		return img, err
 	}
-	// The work goes on when the caller leaves: others may wait for the same copy, and a
-	// copy made is kept.
+	// The work goes on when the caller leaves: others may wait for the same image, and an
+	// image made or fetched is kept.
 	ch := l.flight.DoChan(path, func() (any, error) {
-		return l.makeCopy(context.WithoutCancel(ctx), p)
+		ctx := context.WithoutCancel(ctx)
+		if p.Copy == "" {
+			return l.fetch(ctx, path)
+		}
+		return l.makeCopy(ctx, p)
 	})
 	select {
 	case r := <-ch:
@@ -124,6 +129,17 @@ func (l *Library) Get(ctx context.Context, path string) (store.Image, error) {
 	}
 }
 
+// fetch asks Options.Missing for an original not held, and reads what it stored.
+func (l *Library) fetch(ctx context.Context, path string) (store.Image, error) {
+	if img, err := l.st.Image(ctx, path); !errors.Is(err, store.ErrNotFound) {
+		return img, err
+	}
+	if err := l.missing(ctx, path); err != nil {
+		return store.Image{}, err
+	}
+	return l.st.Image(ctx, path)
+}
+
 // makeCopy makes the copy p names from its original and keeps it.
 func (l *Library) makeCopy(ctx context.Context, p Path) (store.Image, error) {
 	// Made meanwhile by a flight that ended between our read and this one.
@@ -132,8 +148,11 @@ func (l *Library) makeCopy(ctx context.Context, p Path) (store.Image, error) {
 	}
 	orig, err := l.st.ImageInfo(ctx, p.Original)
 	if errors.Is(err, store.ErrNotFound) && l.missing != nil {
-		if err := l.missing(ctx, p.Original); err != nil {
-			return store.Image{}, err
+		// Through the original's flight: a request for it, or for another of its copies,
+		// fetches it once with this one.
+		ch := l.flight.DoChan(p.Original, func() (any, error) { return l.fetch(ctx, p.Original) })
+		if r := <-ch; r.Err != nil {
+			return store.Image{}, r.Err
 		}
 		orig, err = l.st.ImageInfo(ctx, p.Original)
 	}

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -261,5 +262,47 @@ func TestDecodesBounded(t *testing.T) {
 	wg.Wait()
 	if most > fit {
 		t.Fatalf("%d decodes at once, want at most %d", most, fit)
+	}
+}
+
+// A read-through is asked once for an original not held, by concurrent requests for it and
+// for its copies alike; what it stores is served.
+func TestMissingFetchedOnce(t *testing.T) {
+	ctx := context.Background()
+	var asked atomic.Int32
+	data := pngOf(t, 600, 300)
+	var l *Library
+	release := make(chan struct{})
+	l, _ = newLibrary(t, Options{Missing: func(ctx context.Context, path string) error {
+		asked.Add(1)
+		<-release
+		if path != badge {
+			return store.ErrNotFound
+		}
+		_, err := l.Put(ctx, path, data, "https://r2.thesportsdb.com"+path)
+		return err
+	}})
+	var wg sync.WaitGroup
+	paths := []string{badge, badge + "/small", badge + "/tiny", badge}
+	for _, p := range paths {
+		wg.Go(func() {
+			img, err := l.Get(ctx, p)
+			if err != nil || img.Original == "" && !bytes.Equal(img.Data, data) {
+				t.Errorf("%s: %v", p, err)
+			}
+		})
+	}
+	// Every request has joined a flight once the fetch is asked for; a request that
+	// comes later finds the original kept.
+	for asked.Load() == 0 {
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if n := asked.Load(); n != 1 {
+		t.Fatalf("the read-through was asked %d times, want 1", n)
+	}
+	if _, err := l.Get(ctx, "/images/media/team/badge/none.png/small"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an original the read-through does not find: %v, want ErrNotFound", err)
 	}
 }

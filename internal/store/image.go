@@ -41,7 +41,8 @@ type Images interface {
 	// PutImage stores an image under img.Path (Data, Type, Hash, Size, Width and Height must
 	// be filled), replacing one stored there. Replacing an original with other bytes removes
 	// its kept copies. A copy whose original is not held is ErrNotFound.
-	// Every put advances DataVersion, so answers that point at held images are remade.
+	// A put of an original advances DataVersion, so answers that point at held images are
+	// remade; a copy's does not, as no answer names a copy.
 	PutImage(ctx context.Context, img Image) error
 	// Image returns the image at path with its bytes, or ErrNotFound.
 	Image(ctx context.Context, path string) (Image, error)

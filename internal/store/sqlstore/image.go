@@ -9,21 +9,24 @@ import (
 )
 
 // Kept pictures (store.Images, migrations *_images): the bytes in image_blobs once per
-// content hash, each path a row of images naming a hash. Every write takes the data
-// version's row first: it advances DataVersion, as answers that point at held images
-// depend on them, and it orders the image writes of every replica, so that bytes one
-// write finds unnamed are never removed while another write names them.
+// content hash, each path a row of images naming a hash. Every write takes the meta row
+// 'image_writes' first, which orders the image writes of every replica, so that bytes one
+// write finds unnamed are never removed while another write names them. A write of an
+// original, or a delete, also advances DataVersion, as answers that point at held images
+// depend on them; a copy's put does not: no answer names a copy, and the first views of a
+// page of thumbnails must not empty every replica's response cache.
 
 const imageColumns = `path, original, type, hash, width, height, size, source, created_ms`
 
 type imageSQL struct {
-	bump, blob, put, putCopy, info, data, byHash, paths, copies, drop, dropCopies, dropBlob, stats string
+	lock, bump, blob, put, putCopy, info, data, byHash, paths, copies, drop, dropCopies, dropBlob, stats string
 }
 
 func newImageSQL(d Dialect) imageSQL {
 	ph := numbered(d)
 	sel := `SELECT ` + imageColumns + ` FROM images `
 	return imageSQL{
+		lock: `UPDATE meta SET value = value + 1 WHERE name = 'image_writes'`,
 		bump: `UPDATE meta SET value = value + 1 WHERE name = 'data_version'`,
 		blob: `INSERT INTO image_blobs (hash, size, data) VALUES (` + ph(1) + `, ` + ph(2) + `, ` + ph(3) +
 			`) ON CONFLICT (hash) DO NOTHING`,
@@ -71,7 +74,7 @@ func (db *DB) PutImage(ctx context.Context, img store.Image) error {
 	}
 	q := newImageSQL(db.c.Dialect)
 	err := db.c.Atomic(ctx, func(tx Querier) error {
-		if _, err := tx.Exec(ctx, q.bump); err != nil {
+		if err := db.lockImages(ctx, tx, q, img.Original == ""); err != nil {
 			return err
 		}
 		if img.Original != "" {
@@ -110,6 +113,20 @@ func (db *DB) PutImage(ctx context.Context, img store.Image) error {
 	}
 	if err != nil {
 		return fmt.Errorf("%s: put image %q: %w", db.c.Name, img.Path, db.MapErr(err))
+	}
+	return nil
+}
+
+// lockImages takes the image writes' row, and advances DataVersion when answers depend on
+// the write.
+func (db *DB) lockImages(ctx context.Context, tx Querier, q imageSQL, bump bool) error {
+	if _, err := tx.Exec(ctx, q.lock); err != nil {
+		return err
+	}
+	if bump {
+		if _, err := tx.Exec(ctx, q.bump); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -221,7 +238,7 @@ func (db *DB) ImagePaths(ctx context.Context, fn func(path string) error) error 
 func (db *DB) DeleteImage(ctx context.Context, path string) error {
 	q := newImageSQL(db.c.Dialect)
 	err := db.c.Atomic(ctx, func(tx Querier) error {
-		if _, err := tx.Exec(ctx, q.bump); err != nil {
+		if err := db.lockImages(ctx, tx, q, true); err != nil {
 			return err
 		}
 		var old imageScan

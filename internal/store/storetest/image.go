@@ -29,7 +29,7 @@ func Images(t *testing.T, st, replica store.Store) {
 	other := x
 	other.Path, other.Source = "/images/media/team/badge/b.png", "https://r2.thesportsdb.com/images/media/team/badge/b.png"
 
-	advanced := watchVersion(t, st, replica)
+	advanced, unchanged := watchVersion(t, st, replica)
 	putImage(t, is, x)
 	advanced("a put")
 	got, err := is.Image(ctx, x.Path)
@@ -43,6 +43,7 @@ func Images(t *testing.T, st, replica store.Store) {
 		t.Fatalf("info %+v, %v; want %+v", info, err, want)
 	}
 	putImage(t, is, small)
+	unchanged("a copy's put")
 	putImage(t, is, other)
 	advanced("puts")
 	if _, err := is.Image(ctx, "/images/media/team/badge/none.png"); !errors.Is(err, store.ErrNotFound) {
@@ -116,8 +117,9 @@ func putImage(t *testing.T, is store.Images, img store.Image) {
 	}
 }
 
-// watchVersion returns a check that both stores' data versions changed since the last.
-func watchVersion(t *testing.T, stores ...store.Store) func(after string) {
+// watchVersion returns checks that the stores' data versions changed, or did not, since
+// the last check.
+func watchVersion(t *testing.T, stores ...store.Store) (advanced, unchanged func(after string)) {
 	last := make([]int64, len(stores))
 	read := func(i int) int64 {
 		v, err := stores[i].DataVersion(context.Background())
@@ -129,16 +131,20 @@ func watchVersion(t *testing.T, stores ...store.Store) func(after string) {
 	for i := range stores {
 		last[i] = read(i)
 	}
-	return func(after string) {
+	check := func(after string, changed bool) {
 		t.Helper()
 		for i := range stores {
 			v := read(i)
-			if v == last[i] {
+			if changed && v == last[i] {
 				t.Errorf("store %d: the data version after %s is still %d", i, after, v)
+			}
+			if !changed && v != last[i] {
+				t.Errorf("store %d: %s moved the data version from %d to %d", i, after, last[i], v)
 			}
 			last[i] = v
 		}
 	}
+	return func(after string) { t.Helper(); check(after, true) }, func(after string) { t.Helper(); check(after, false) }
 }
 
 func checkImageStats(t *testing.T, is store.Images, want store.ImageStats) {

@@ -1,7 +1,8 @@
 -- Pictures sportsdb keeps (store.Images, docs/PICTURES.md). The bytes are stored once per
 -- content, keyed by their SHA-256; each path names one content. A kept smaller copy names
 -- its original in "original" ('' for an original), so replacing or deleting an original
--- finds its copies without parsing paths. Times are Unix milliseconds.
+-- finds its copies without parsing paths. Times are Unix milliseconds. Every image write
+-- takes the meta row 'image_writes' first, which orders them on every replica.
 CREATE TABLE image_blobs (
     hash TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
@@ -20,3 +21,4 @@ CREATE TABLE images (
 );
 CREATE INDEX images_original ON images (original, path);
 CREATE INDEX images_hash ON images (hash);
+INSERT INTO meta (name, value) VALUES ('image_writes', 0);
