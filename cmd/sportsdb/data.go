@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"sportsdb/internal/gen"
 	"sportsdb/internal/gen/pictures"
@@ -65,7 +66,7 @@ func genCmd(ctx context.Context, inv *invocation) error {
 		// far longer than their records (docs/PICTURES.md).
 		return nil
 	}
-	pics, err := demoPictures(ctx, st)
+	pics, err := demoPictures(ctx, st, c.Clock().Now())
 	if pics != nil {
 		fmt.Fprintf(inv.stderr, "gen demo seed %d: %s\n", c.Seed, pics)
 	}
@@ -75,12 +76,12 @@ func genCmd(ctx context.Context, inv *invocation) error {
 // demoPictures draws the pictures the demo records in st name and keeps them in st, so a
 // client of the demo shows badges, not broken links. It says what it made; nil when st
 // keeps no pictures.
-func demoPictures(ctx context.Context, st store.Records) (*pictures.Summary, error) {
+func demoPictures(ctx context.Context, st store.Records, now time.Time) (*pictures.Summary, error) {
 	im, ok := st.(store.Images)
 	if !ok {
 		return nil, nil
 	}
-	sum, err := pictures.Load(ctx, st, im)
+	sum, err := pictures.Load(ctx, st, im, now)
 	if err != nil {
 		return nil, fmt.Errorf("demo pictures: %w", err)
 	}

@@ -151,7 +151,7 @@ func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("demo data: %w", err)
 	}
-	pics, err := demoPictures(ctx, st)
+	pics, err := demoPictures(ctx, st, clk.Now())
 	if err != nil {
 		return err
 	}

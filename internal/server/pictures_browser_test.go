@@ -64,7 +64,7 @@ func TestDemoPicturesInBrowser(t *testing.T) {
 	if !ok {
 		t.Fatalf("%T keeps no pictures", env.Store)
 	}
-	if _, err := pictures.Load(context.Background(), env.Store, im); err != nil {
+	if _, err := pictures.Load(context.Background(), env.Store, im, env.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	h := &harness{key: env.PremiumKey, api: env.Server, page: fmt.Sprintf(picturesPage, env.PremiumKey)}

@@ -45,8 +45,9 @@ func Collect(ctx context.Context, st store.Records) (*Collector, error) {
 }
 
 // Load draws the picture every image field of st's records names and puts it in im under
-// its path, replacing what was there.
-func Load(ctx context.Context, st store.Records, im store.Images) (Summary, error) {
+// its path, replacing what was there. created is when they are said to be stored (answers'
+// Last-Modified): the data clock's now, so a pinned clock gives the same answers.
+func Load(ctx context.Context, st store.Records, im store.Images, created time.Time) (Summary, error) {
 	start := time.Now()
 	c, err := Collect(ctx, st)
 	if err != nil {
@@ -57,7 +58,7 @@ func Load(ctx context.Context, st store.Records, im store.Images) (Summary, erro
 	err = c.Make(ctx, func(p Picture) error {
 		h := sha256.Sum256(p.Data)
 		img := store.Image{Path: p.Path, Type: p.Type, Hash: hex.EncodeToString(h[:]), Width: p.Width, Height: p.Height,
-			Size: int64(len(p.Data)), Data: p.Data}
+			Size: int64(len(p.Data)), Created: created, Data: p.Data}
 		if err := im.PutImage(ctx, img); err != nil {
 			return fmt.Errorf("pictures: %w", err)
 		}
