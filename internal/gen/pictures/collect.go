@@ -86,6 +86,15 @@ func (c *Collector) Add(r record.Record) {
 	}
 }
 
+// Keep forgets the pictures whose path keep refuses, for a caller that wants only some.
+func (c *Collector) Keep(keep func(path string) bool) {
+	for p := range c.wants {
+		if !keep(p) {
+			delete(c.wants, p)
+		}
+	}
+}
+
 // Paths returns the path of every picture noted, sorted.
 func (c *Collector) Paths() []string {
 	out := make([]string, 0, len(c.wants))

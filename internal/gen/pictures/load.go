@@ -53,9 +53,17 @@ func Load(ctx context.Context, st store.Records, im store.Images, created time.T
 	if err != nil {
 		return Summary{}, err
 	}
+	sum, err := c.Put(ctx, im, created)
+	sum.Elapsed = time.Since(start)
+	return sum, err
+}
+
+// Put draws every picture noted and puts it in im, as Load does.
+func (c *Collector) Put(ctx context.Context, im store.Images, created time.Time) (Summary, error) {
+	start := time.Now()
 	var sum Summary
 	seen := map[string]bool{}
-	err = c.Make(ctx, func(p Picture) error {
+	err := c.Make(ctx, func(p Picture) error {
 		h := sha256.Sum256(p.Data)
 		img := store.Image{Path: p.Path, Type: p.Type, Hash: hex.EncodeToString(h[:]), Width: p.Width, Height: p.Height,
 			Size: int64(len(p.Data)), Created: created, Data: p.Data}
