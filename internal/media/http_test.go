@@ -82,6 +82,13 @@ func TestUploadAndServe(t *testing.T) {
 		c.Header.Get("Cache-Control") == "" || c.Header.Get("ETag") == h.Get("ETag") {
 		t.Fatalf("copy: %d %+v %v %v", c.Status, got, err, c.Header)
 	}
+	// Each route is counted under its own name.
+	m := string(e.Get(t, "/metrics").Body)
+	for _, want := range []string{`{code="200",route="image"}`, `{code="200",route="image_copy"}`, `{code="200",route="image_upload"}`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics have no %s", want)
+		}
+	}
 	wantJSON(t, "missing", e.Get(t, "/images/media/team/badge/none.png"), 404, `{"Message":"Not found"}`)
 	wantJSON(t, "a copy of a missing image", e.Get(t, "/images/media/team/badge/none.png/tiny"), 404, `{"Message":"Not found"}`)
 }
@@ -165,5 +172,20 @@ func TestReplicasServeEveryImage(t *testing.T) {
 	first := other.Get(t, badge+"/tiny")
 	if r := e.Get(t, badge+"/tiny"); r.Status != 200 || !bytes.Equal(r.Body, first.Body) {
 		t.Fatalf("the copy on the first replica: %d", r.Status)
+	}
+}
+
+// Replacing an original takes its copies with it: the next request makes them from the new
+// bytes.
+func TestReplaceRemakesCopies(t *testing.T) {
+	e := newEnv(t, apitest.Options{})
+	wantJSON(t, "upload", e.put(t, badge, e.editor, media.PNGOf(t, 800, 400)), 201, "")
+	if info, err := media.Inspect(e.Get(t, badge+"/small").Body); err != nil || info.Height != 125 {
+		t.Fatalf("the first copy: %+v, %v", info, err)
+	}
+	wantJSON(t, "replace", e.put(t, badge, e.editor, media.JPEGOf(t, 400, 400)), 200, "")
+	c := e.Get(t, badge+"/small")
+	if info, err := media.Inspect(c.Body); err != nil || info != (media.Info{Type: media.JPEG, Width: 250, Height: 250}) {
+		t.Fatalf("the copy after a replace: %d %+v, %v", c.Status, info, err)
 	}
 }

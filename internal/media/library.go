@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
@@ -17,6 +18,12 @@ import (
 // DefaultPixelsInFlight bounds the pixels being decoded at once: four 12-megapixel photos,
 // or one original at the limit, about 200 MB of decoded pictures at the most.
 const DefaultPixelsInFlight = 48_000_000
+
+// FlightTimeout bounds the making of a copy or the fetch of a missing original, which go
+// on when the request that started them leaves: long enough to wait for a turn in the
+// decode budget and decode a large original, short enough that a database that stopped
+// answering frees the flight.
+const FlightTimeout = 2 * time.Minute
 
 // Options tune a Library.
 type Options struct {
@@ -112,7 +119,8 @@ func (l *Library) Get(ctx context.Context, path string) (store.Image, error) {
 	// The work goes on when the caller leaves: others may wait for the same image, and an
 	// image made or fetched is kept.
 	ch := l.flight.DoChan(path, func() (any, error) {
-		ctx := context.WithoutCancel(ctx)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), FlightTimeout)
+		defer cancel()
 		if p.Copy == "" {
 			return l.fetch(ctx, path)
 		}
