@@ -186,8 +186,8 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// serve names an empty database; a new one shows its demo key once and how to make another;
-// healthcheck tells a ready server from none.
+// serve names an empty database; a new one shows its demo key once and how to make another,
+// and how many pictures it drew; healthcheck tells a ready server from none.
 func TestServeConsoleAndHealthcheck(t *testing.T) {
 	dir := t.TempDir()
 	if out, ok := sportsdb(t, dir, nil, "migrate", "--db", "empty.db"); !ok {
@@ -198,7 +198,8 @@ func TestServeConsoleAndHealthcheck(t *testing.T) {
 		t.Errorf("empty database not named:\n%s", console)
 	}
 	addr, console := startServeCollect(t, dir, nil)
-	if !strings.Contains(console, "demo premium key (shown once)") || !strings.Contains(console, "sportsdb keys add --tier premium") {
+	if !strings.Contains(console, "demo premium key (shown once)") || !strings.Contains(console, "sportsdb keys add --tier premium") ||
+		!strings.Contains(console, "and its pictures: 14") {
 		t.Errorf("new database console:\n%s", console)
 	}
 	_, again := startServeCollect(t, dir, []string{"SPORTSDB_DB=again.db"})

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"sportsdb/internal/gen"
+	"sportsdb/internal/gen/pictures"
 	"sportsdb/internal/ingest"
+	"sportsdb/internal/store"
 	"sportsdb/internal/store/backend"
 	"sportsdb/internal/store/postgres"
 )
@@ -55,8 +58,34 @@ func genCmd(ctx context.Context, inv *invocation) error {
 	}
 	defer st.Close()
 	st.SetFeedOptions(c.FeedOptions())
-	_, err = gen.Generate(ctx, st, gen.Options{Scale: c.Scale, Seed: c.Seed, Now: c.Clock().Now(), Progress: inv.stderr})
+	if _, err = gen.Generate(ctx, st, gen.Options{Scale: c.Scale, Seed: c.Seed, Now: c.Clock().Now(), Progress: inv.stderr}); err != nil {
+		return err
+	}
+	if c.Scale != "demo" {
+		// The larger scales name hundreds of thousands of pictures: drawing them would take
+		// far longer than their records (docs/PICTURES.md).
+		return nil
+	}
+	pics, err := demoPictures(ctx, st, c.Clock().Now())
+	if pics != nil {
+		fmt.Fprintf(inv.stderr, "gen demo seed %d: %s\n", c.Seed, pics)
+	}
 	return err
+}
+
+// demoPictures draws the pictures the demo records in st name and keeps them in st, so a
+// client of the demo shows badges, not broken links. It says what it made; nil when st
+// keeps no pictures.
+func demoPictures(ctx context.Context, st store.Records, now time.Time) (*pictures.Summary, error) {
+	im, ok := st.(store.Images)
+	if !ok {
+		return nil, nil
+	}
+	sum, err := pictures.Load(ctx, st, im, now)
+	if err != nil {
+		return nil, fmt.Errorf("demo pictures: %w", err)
+	}
+	return &sum, nil
 }
 
 func migrateCmd(ctx context.Context, inv *invocation) error {

@@ -152,11 +152,18 @@ func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("demo data: %w", err)
 	}
+	pics, err := demoPictures(ctx, st, clk.Now())
+	if err != nil {
+		return err
+	}
 	key := auth.NewKey()
 	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: demoKeyLabel, Created: clk.Now()}); err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
 	fmt.Fprintf(stdout, "created a new database with the demo dataset (%s)\n", sum)
+	if pics != nil {
+		fmt.Fprintf(stdout, "and its pictures: %s\n", pics)
+	}
 	fmt.Fprintf(stdout, "free keys: 123 and 3; demo premium key (shown once): %s\n", key)
 	fmt.Fprintln(stdout, "to make another key: sportsdb keys add --tier premium")
 	return nil

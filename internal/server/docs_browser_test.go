@@ -109,6 +109,13 @@ func TestDocsPageInBrowser(t *testing.T) {
 		t.Errorf("API requests the page sent: %v", tried)
 	}
 
+	h.screenshot(t, chromium, srv.URL+"/harness", "docs.png", "1280,2400")
+}
+
+// screenshot opens the page at url again in a window of size ("1280,2400") and saves what
+// it shows as name in SPORTSDB_SCREENSHOT_DIR (a CI artifact) or the test's directory.
+func (h *harness) screenshot(t *testing.T, chromium, url, name, size string) {
+	t.Helper()
 	dir := os.Getenv("SPORTSDB_SCREENSHOT_DIR")
 	if dir == "" {
 		dir = t.TempDir()
@@ -116,8 +123,8 @@ func TestDocsPageInBrowser(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(dir, "docs.png")
-	h.run(t, chromium, "--window-size=1280,2400", "--screenshot="+shot, srv.URL+"/harness")
+	shot := filepath.Join(dir, name)
+	h.run(t, chromium, "--window-size="+size, "--screenshot="+shot, url)
 	if png, err := os.ReadFile(shot); err != nil || len(png) < 10000 || string(png[1:4]) != "PNG" {
 		t.Errorf("screenshot %s: %d bytes, %v", shot, len(png), err)
 	} else {
@@ -125,12 +132,14 @@ func TestDocsPageInBrowser(t *testing.T) {
 	}
 }
 
-// harness serves the driving page beside the server: /harness, /hold (answered once the
+// harness serves a driving page beside the server: /harness, /hold (answered once the
 // page posts its result to /result, so the page's load event waits for the result) and
 // everything else from the server under test.
 type harness struct {
 	key string
 	api http.Handler
+	// page, when set, is the page /harness serves instead of the reference page's driver.
+	page string
 
 	mu     sync.Mutex
 	result chan string
@@ -147,6 +156,10 @@ func (h *harness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/harness":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if h.page != "" {
+			io.WriteString(w, h.page)
+			return
+		}
 		fmt.Fprintf(w, docsHarness, h.key, "/api/v2/json/search/team/{name}")
 	case "/result":
 		b, _ := io.ReadAll(r.Body)

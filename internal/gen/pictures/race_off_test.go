@@ -1,0 +1,5 @@
+//go:build !race
+
+package pictures
+
+const raceEnabled = false
