@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -69,5 +75,90 @@ func TestGenDemoKeepsPictures(t *testing.T) {
 				t.Fatalf("Arsenal's badge %s: %+v %v", u.Path, img, err)
 			}
 		})
+	}
+}
+
+// serve on a new database answers before the demo's pictures are drawn, draws them behind
+// it and says so; the records then name them on this server, and they answer. A later start
+// draws only what is missing: here one picture removed meanwhile.
+func TestServeDrawsDemoPicturesBehind(t *testing.T) {
+	dir := t.TempDir()
+	addr, drawn := serveUntilDrawn(t, dir)
+	if !strings.Contains(drawn, "pictures=14") {
+		t.Errorf("the first start drew %s, want the demo's 14,000 and more", drawn)
+	}
+	_, body := get(t, "http://"+addr+"/api/v1/json/3/searchteams.php?t=Arsenal")
+	badge := regexp.MustCompile(`"strBadge":"([^"]+)"`).FindStringSubmatch(body)
+	if badge == nil {
+		t.Fatalf("Arsenal without a badge: %s", body)
+	}
+	local := strings.ReplaceAll(badge[1], `\/`, "/")
+	if !strings.HasPrefix(local, "http://"+addr+"/images/media/team/badge/") {
+		t.Fatalf("Arsenal's badge %s, want it on this server", local)
+	}
+	resp, err := http.Get(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" {
+		t.Fatalf("GET %s: %d %s", local, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	stopServe(t)
+	path := strings.TrimPrefix(local, "http://"+addr)
+	if out, ok := sportsdb(t, dir, nil, "media", "remove", path); !ok {
+		t.Fatal(out)
+	}
+	if _, drawn = serveUntilDrawn(t, dir); !strings.Contains(drawn, "pictures=1 ") {
+		t.Errorf("the second start drew %s, want the one removed", drawn)
+	}
+}
+
+// serveUntilDrawn starts serve in dir and waits for its log to say the demo's pictures are
+// drawn: it returns the address and that log line.
+func serveUntilDrawn(t *testing.T, dir string) (addr, line string) {
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--log-level", "info", "--log-format", "text")
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	serving = cmd
+	t.Cleanup(func() { stopServe(t) })
+	kill := time.AfterFunc(3*time.Minute, func() { cmd.Process.Kill() })
+	defer kill.Stop()
+	addrs := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "sportsdb listening on http://"); ok {
+				addrs <- a
+			}
+		}
+	}()
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "demo pictures drawn") {
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return <-addrs, sc.Text()
+		}
+	}
+	t.Fatal("serve ended before it drew the demo's pictures")
+	return "", ""
+}
+
+// serving is the serve serveUntilDrawn started last.
+var serving *exec.Cmd
+
+func stopServe(t *testing.T) {
+	if serving != nil && serving.ProcessState == nil {
+		serving.Process.Signal(os.Interrupt)
+		serving.Wait()
 	}
 }

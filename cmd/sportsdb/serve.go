@@ -73,6 +73,7 @@ func serveCmd(ctx context.Context, inv *invocation) error {
 		return err
 	}
 	defer st.Close()
+	defer drawDemoPictures(ctx, st, c.Clock(), logger)()
 	deps := app.Deps{Store: st, Limiter: limiter, Logger: logger, AccessLog: accessLog, WarmUp: true}
 	upstream, upstreamMetrics, err := newUpstream(c, st, logger)
 	if err != nil {
@@ -152,17 +153,13 @@ func seedDemo(ctx context.Context, st store.Store, clk clock.Clock, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("demo data: %w", err)
 	}
-	pics, err := demoPictures(ctx, st, clk.Now())
-	if err != nil {
-		return err
-	}
 	key := auth.NewKey()
 	if err := st.AddKey(ctx, store.Key{Hash: auth.Hash(key), Tier: store.Premium, Label: demoKeyLabel, Created: clk.Now()}); err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
 	fmt.Fprintf(stdout, "created a new database with the demo dataset (%s)\n", sum)
-	if pics != nil {
-		fmt.Fprintf(stdout, "and its pictures: %s\n", pics)
+	if _, ok := st.(store.Images); ok {
+		fmt.Fprintln(stdout, "its pictures are drawn behind the server, in a few seconds; answers name each here once it is kept")
 	}
 	fmt.Fprintf(stdout, "free keys: 123 and 3; demo premium key (shown once): %s\n", key)
 	fmt.Fprintln(stdout, "to make another key: sportsdb keys add --tier premium")
@@ -187,17 +184,11 @@ func warnIfEmpty(ctx context.Context, st store.Records, dsn string, stdout io.Wr
 // remindDemoKey says, on a database that serve created, how to make a premium key: the demo
 // key was shown once, at the first start, which may have scrolled away.
 func remindDemoKey(ctx context.Context, st store.Keys, stdout io.Writer) error {
-	keys, err := st.ListKeys(ctx)
-	if err != nil {
-		return fmt.Errorf("keys: %w", err)
+	demo, err := isDemo(ctx, st)
+	if demo {
+		fmt.Fprintln(stdout, "free keys: 123 and 3; the demo premium key was shown when the database was created; to make another: sportsdb keys add --tier premium")
 	}
-	for _, k := range keys {
-		if k.Label == demoKeyLabel {
-			fmt.Fprintln(stdout, "free keys: 123 and 3; the demo premium key was shown when the database was created; to make another: sportsdb keys add --tier premium")
-			return nil
-		}
-	}
-	return nil
+	return err
 }
 
 func newLimiter(redisURL string, logger *slog.Logger) (server.Limiter, error) {
