@@ -84,15 +84,20 @@ func parseCacheCounts(sc *bufio.Scanner) (map[string]int64, error) {
 	return out, sc.Err()
 }
 
-// cacheDelta is the cache's use between two readings.
-func cacheDelta(before, after map[string]int64) *cacheUse {
+// cacheDelta is the cache's use between two readings. Answers that do not go through the
+// response cache (images) have no lookups: their CPU time is per answered request, of which
+// the run counts answered (its warm-up's not among them, so run those without one).
+func cacheDelta(before, after map[string]int64, answered int64) *cacheUse {
 	c := &cacheUse{Hits: after["hit"] - before["hit"], Misses: after["miss"] - before["miss"],
 		Refreshes: after["refresh"] - before["refresh"]}
-	if n := c.Hits + c.Misses; n > 0 {
+	n := c.Hits + c.Misses
+	if n > 0 {
 		c.HitRatio = round(float64(c.Hits)/float64(n), 3)
-		if cpu := after[cpuKey] - before[cpuKey]; cpu > 0 {
-			c.CPUus = round(float64(cpu)/float64(n), 1)
-		}
+	} else {
+		n = answered
+	}
+	if cpu := after[cpuKey] - before[cpuKey]; cpu > 0 && n > 0 {
+		c.CPUus = round(float64(cpu)/float64(n), 1)
 	}
 	return c
 }

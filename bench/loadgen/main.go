@@ -142,7 +142,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		res.Cache = cacheDelta(before, after)
+		res.Cache = cacheDelta(before, after, int64(res.Requests))
 	}
 	res.Workload, res.Server = *workload, *server
 	out, err := json.Marshal(map[string]any{"type": "run", "run": res})

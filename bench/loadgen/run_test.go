@@ -134,9 +134,14 @@ func TestCacheCounts(t *testing.T) {
 		t.Errorf("counts %v", got)
 	}
 	// 80 lookups over the run, which cost the two servers 2.2 s of CPU: 27,500 µs each.
-	use := cacheDelta(map[string]int64{"hit": 100, "miss": 20, cpuKey: 800_000}, got)
+	use := cacheDelta(map[string]int64{"hit": 100, "miss": 20, cpuKey: 800_000}, got, 5)
 	if use.Hits != 80 || use.Misses != 0 || use.HitRatio != 1 || use.CPUus != 27500 {
 		t.Errorf("delta %+v", use)
+	}
+	// Answers without lookups (images): the CPU time per answered request.
+	use = cacheDelta(map[string]int64{"hit": 180, "miss": 20, cpuKey: 800_000}, got, 1100)
+	if use.Hits != 0 || use.CPUus != 2000 {
+		t.Errorf("delta without lookups %+v", use)
 	}
 }
 

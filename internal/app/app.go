@@ -46,7 +46,7 @@ func Prepare(cfg *config.Config) (*Prepared, error) {
 	p.mounts = Mounts(api.Deps{Store: p.records, Clock: p.clock, Caps: p.caps, Lenient: cfg.Compat == "lenient"})
 	p.hooks = webhooks.NewAPI(webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, p.clock)
 	p.mounts.Writes = writesChain{p.mounts.Writes, p.hooks}
-	p.images = media.NewHandler(p.clock)
+	p.images = media.NewHandler(p.clock, server.HoldAnswer)
 	p.mounts.Images = p.images
 	if cfg.Caps != "" {
 		if err := p.caps.LoadFile(cfg.Caps); err != nil {

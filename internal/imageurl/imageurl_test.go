@@ -34,6 +34,8 @@ func (paths) ImageByHash(context.Context, string) (store.Image, error) {
 	return store.Image{}, store.ErrNotFound
 }
 func (paths) DeleteImage(context.Context, string) error { return store.ErrNotFound }
+func (paths) ImageWrites(context.Context) (int64, error) { return 0, nil }
+
 func (paths) ImageStats(context.Context) (store.ImageStats, error) {
 	return store.ImageStats{}, nil
 }

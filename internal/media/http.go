@@ -48,11 +48,16 @@ var (
 // keeps images.
 type Handler struct {
 	clock clock.Clock
+	hold  func(ctx context.Context, body int)
 	lib   atomic.Pointer[Library]
 }
 
-// NewHandler returns a handler whose originals are dated on clk.
-func NewHandler(clk clock.Clock) *Handler { return &Handler{clock: clk} }
+// NewHandler returns a handler whose originals are dated on clk. hold, when not nil, is
+// called before a whole image is written with the number of its bytes, so that the server
+// can send the headers and the bytes in one write (server.HoldAnswer).
+func NewHandler(clk clock.Clock, hold func(ctx context.Context, body int)) *Handler {
+	return &Handler{clock: clk, hold: hold}
+}
 
 // Bind serves the images st keeps (nothing when it keeps none), and returns the library
 // it reads through, nil when none.
@@ -109,7 +114,7 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	// A client that holds the image asks with its ETag: answered without its bytes.
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		if info, err := lib.st.ImageInfo(r.Context(), path); err == nil && etagMatch(inm, etag(info.Hash)) {
+		if info, err := lib.Info(r.Context(), path); err == nil && etagMatch(inm, etag(info.Hash)) {
 			imageHeaders(w.Header(), info)
 			w.Header().Del("Content-Type")
 			w.WriteHeader(http.StatusNotModified)
@@ -122,7 +127,35 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	imageHeaders(w.Header(), img)
-	http.ServeContent(w, r, "", img.Created, bytes.NewReader(img.Data))
+	if !whole(r) {
+		http.ServeContent(w, r, "", img.Created, bytes.NewReader(img.Data))
+		return
+	}
+	// The whole image, as ServeContent would send it, in one write where the server can.
+	hd := w.Header()
+	hd.Set("Accept-Ranges", "bytes")
+	hd.Set("Content-Length", strconv.Itoa(len(img.Data)))
+	if !img.Created.IsZero() {
+		hd.Set("Last-Modified", img.Created.UTC().Format(http.TimeFormat))
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	if h.hold != nil {
+		h.hold(r.Context(), len(img.Data))
+	}
+	_, _ = w.Write(img.Data)
+}
+
+// whole says whether a GET or HEAD asks for the whole image with no condition left to
+// weigh (an If-None-Match that matched was answered before): no range, no dates.
+func whole(r *http.Request) bool {
+	for _, h := range []string{"Range", "If-Range", "If-Match", "If-Unmodified-Since", "If-Modified-Since"} {
+		if r.Header.Get(h) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func imageHeaders(h http.Header, img store.Image) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,6 +67,14 @@ func TestUploadAndServe(t *testing.T) {
 		h.Get("ETag") != `"`+info.Hash+`"` || h.Get("Cache-Control") != "public, max-age=31536000, immutable" ||
 		h.Get("X-Content-Type-Options") != "nosniff" {
 		t.Fatalf("GET: %d %v (%d bytes)", g.Status, h, len(g.Body))
+	}
+	// The whole image is written by the handler itself (in one write): the headers are those
+	// http.ServeContent sends, and its conditions still hold.
+	if h.Get("Content-Length") != strconv.Itoa(len(data)) || h.Get("Accept-Ranges") != "bytes" || h.Get("Last-Modified") == "" {
+		t.Fatalf("GET's length, ranges and date: %v", h)
+	}
+	if r := e.Get(t, badge, "If-Modified-Since", h.Get("Last-Modified")); r.Status != http.StatusNotModified || len(r.Body) != 0 {
+		t.Fatalf("If-Modified-Since its own date: %d, %d bytes", r.Status, len(r.Body))
 	}
 	if r := e.Do(t, http.MethodHead, badge); r.Status != 200 || len(r.Body) != 0 || r.Header.Get("Content-Length") != h.Get("Content-Length") {
 		t.Fatalf("HEAD: %d %v, %d bytes", r.Status, r.Header, len(r.Body))

@@ -35,6 +35,11 @@ type Options struct {
 	// it is answered as not found: a read-through fetches and stores it there (Library.Put),
 	// or returns store.ErrNotFound. Concurrent requests for one original ask once.
 	Missing func(ctx context.Context, path string) error
+	// CacheBytes bounds the images kept in memory (0: DefaultCacheBytes; negative: none).
+	CacheBytes int64
+	// Now is the time an image kept in memory is rechecked on (RecheckAfter); time.Now
+	// unless set. Not the data clock, which a demo may pin.
+	Now func() time.Time
 }
 
 // Library keeps originals and makes their copies: a copy is made once, on its first
@@ -48,6 +53,7 @@ type Library struct {
 	budget  int64
 	decodes *semaphore.Weighted
 	flight  singleflight.Group
+	cache   *imageCache // nil: none
 
 	// decoding, set by tests, is called as a decode starts, with the budget taken.
 	decoding func(path string)
@@ -62,8 +68,18 @@ func New(st store.Images, o Options) *Library {
 		o.PixelsInFlight = DefaultPixelsInFlight
 	}
 	o.PixelsInFlight = max(o.PixelsInFlight, MaxPixels)
-	return &Library{st: st, clock: o.Clock, missing: o.Missing, budget: o.PixelsInFlight,
+	if o.CacheBytes == 0 {
+		o.CacheBytes = DefaultCacheBytes
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	l := &Library{st: st, clock: o.Clock, missing: o.Missing, budget: o.PixelsInFlight,
 		decodes: semaphore.NewWeighted(o.PixelsInFlight)}
+	if o.CacheBytes > 0 {
+		l.cache = newImageCache(o.CacheBytes, o.Now)
+	}
+	return l
 }
 
 // Put checks an original (its header, then the whole picture) and stores it at path;
@@ -101,7 +117,28 @@ func (l *Library) Put(ctx context.Context, path string, data []byte, source stri
 	if err := l.st.PutImage(ctx, img); err != nil {
 		return store.Image{}, err
 	}
+	l.forget(path)
 	return img, nil
+}
+
+// forget drops what the library kept in memory of path and its copies, which the store
+// has replaced or removed.
+func (l *Library) forget(path string) {
+	if l.cache != nil {
+		l.cache.drop(path)
+	}
+}
+
+// Info returns the image at path without its bytes: from memory when the library keeps
+// it (as Get would answer it), else from the store.
+func (l *Library) Info(ctx context.Context, path string) (store.Image, error) {
+	if l.cache != nil {
+		if img, _, ok := l.cachedImage(ctx, path); ok {
+			img.Data = nil
+			return img, nil
+		}
+	}
+	return l.st.ImageInfo(ctx, path)
 }
 
 // Get returns the image at path with its bytes: an original, or a copy, made now if it
@@ -112,6 +149,26 @@ func (l *Library) Get(ctx context.Context, path string) (store.Image, error) {
 	if err != nil {
 		return store.Image{}, err
 	}
+	if l.cache == nil {
+		return l.get(ctx, p)
+	}
+	img, writes, ok := l.cachedImage(ctx, path)
+	if ok {
+		return img, nil
+	}
+	// Kept as current at the count read before it was read: a write between the two makes
+	// it checked again at its next request.
+	img, err = l.get(ctx, p)
+	if err == nil && writes >= 0 {
+		l.cache.put(img, writes)
+	}
+	return img, err
+}
+
+// get reads the image p names from the store, making a copy or fetching an original that
+// is not held.
+func (l *Library) get(ctx context.Context, p Path) (store.Image, error) {
+	path := p.String()
 	img, err := l.st.Image(ctx, path)
 	if !errors.Is(err, store.ErrNotFound) || p.Copy == "" && l.missing == nil {
 		return img, err

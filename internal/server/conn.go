@@ -13,7 +13,7 @@ import (
 // more than about 3.6 KB leave in two write system calls, and the client is woken twice.
 // Most searches and many other answers are 4-16 KB. An answerConn lets the response cache
 // hold the bytes of one answer whose length it knows and send them in one write: the cache
-// calls holdAnswer before it writes the answer, and the connection sends what it holds once
+// calls HoldAnswer before it writes the answer, and the connection sends what it holds once
 // the headers and that many body bytes have come. If fewer come (an answer cut short),
 // what is held leaves at the next change of the write deadline, which net/http makes after
 // every answer, or before a sendfile, a half-close or a close.
@@ -59,10 +59,11 @@ type answerConn struct {
 	body, headerEnd int
 }
 
-// holdAnswer makes the connection of r hold what is written until the headers and body
-// bytes of body have come, then send it in one write. It does nothing for a request whose
-// connection is not an answerConn.
-func holdAnswer(ctx context.Context, body int) {
+// HoldAnswer makes the connection of a request's ctx hold what is written until the headers
+// and body bytes of body have come, then send it in one write. It does nothing for a
+// request whose connection is not an answerConn. The response cache and the image tree
+// call it before an answer whose length they know.
+func HoldAnswer(ctx context.Context, body int) {
 	c, ok := ctx.Value(answerConnKey{}).(*answerConn)
 	if !ok || c.held != nil {
 		return

@@ -108,7 +108,7 @@ func TestHeldAnswerLeavesInOneWrite(t *testing.T) {
 	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		if r.Method != http.MethodHead {
-			holdAnswer(r.Context(), len(body))
+			HoldAnswer(r.Context(), len(body))
 		}
 		_, _ = w.Write(body)
 	}))
@@ -140,7 +140,7 @@ func TestHeldAnswerCutShortStillLeaves(t *testing.T) {
 	// The handler declares more than it writes: what is held leaves when the answer ends,
 	// and the connection serves the next request.
 	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		holdAnswer(r.Context(), 1<<20)
+		HoldAnswer(r.Context(), 1<<20)
 		w.Header().Set("Content-Length", "5")
 		_, _ = io.WriteString(w, "short")
 	}))
@@ -159,7 +159,7 @@ func TestHeldAnswerBeforeSendfile(t *testing.T) {
 	// A file sent through ReadFrom after a hold: what is held goes first, then the file.
 	body := bytes.Repeat([]byte("x"), 20000)
 	_, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		holdAnswer(r.Context(), len(body))
+		HoldAnswer(r.Context(), len(body))
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		_, _ = io.Copy(w, bytes.NewReader(body))
 	}))
@@ -174,7 +174,7 @@ func TestHeldAnswerBeforeSendfile(t *testing.T) {
 // The response cache holds every answer it sends from memory: computed or cached, plain or
 // gzip, each leaves in one write; a 304 and a HEAD hold nothing and keep the connection.
 func TestCacheAnswersLeaveInOneWrite(t *testing.T) {
-	c := respcache.New(respcache.Options{DataVersion: func(context.Context) (int64, error) { return 1, nil }, DiskBytes: -1, Hold: holdAnswer})
+	c := respcache.New(respcache.Options{DataVersion: func(context.Context) (int64, error) { return 1, nil }, DiskBytes: -1, Hold: HoldAnswer})
 	big := `{"teams":[` + strings.Repeat(`{"strTeam":"Arsenal","idTeam":"133604"},`, 300) + `{}]}`
 	tg, _ := parseTarget("/api/v1/json/k/searchteams.php")
 	counted, addr := serveCounted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -125,7 +125,7 @@ func New(cfg Config) *Server {
 		Hits:      s.metrics.cache.WithLabelValues("hit").Inc,
 		Misses:    s.metrics.cache.WithLabelValues("miss").Inc,
 		Refreshes: s.metrics.cache.WithLabelValues("refresh").Inc,
-		Hold:      holdAnswer,
+		Hold:      HoldAnswer,
 	}
 	if cfg.Upstream != nil {
 		opts.Wait = s.waitForUpstream

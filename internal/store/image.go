@@ -59,4 +59,7 @@ type Images interface {
 	DeleteImage(ctx context.Context, path string) error
 	// ImageStats counts what is kept.
 	ImageStats(ctx context.Context) (ImageStats, error)
+	// ImageWrites counts the image writes (puts and deletes, of originals and copies) of
+	// every replica: while it stays the same, every kept image is as it was.
+	ImageWrites(ctx context.Context) (int64, error)
 }

@@ -270,3 +270,13 @@ func (db *DB) ImageStats(ctx context.Context) (store.ImageStats, error) {
 	}
 	return st, nil
 }
+
+// ImageWrites counts the image writes of every replica (store.Images): each takes the meta
+// row 'image_writes' first, advancing it.
+func (db *DB) ImageWrites(ctx context.Context) (int64, error) {
+	var n int64
+	if err := db.QueryRow(ctx, `SELECT value FROM meta WHERE name = 'image_writes'`, nil, &n); err != nil {
+		return 0, fmt.Errorf("%s: image writes: %w", db.c.Name, err)
+	}
+	return n, nil
+}

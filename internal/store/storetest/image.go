@@ -30,8 +30,10 @@ func Images(t *testing.T, st, replica store.Store) {
 	other.Path, other.Source = "/images/media/team/badge/b.png", "https://r2.thesportsdb.com/images/media/team/badge/b.png"
 
 	advanced, unchanged := watchVersion(t, st, replica)
+	written := watchImageWrites(t, replica.(store.Images))
 	putImage(t, is, x)
 	advanced("a put")
+	written("a put", true)
 	got, err := is.Image(ctx, x.Path)
 	if err != nil || !reflect.DeepEqual(got, x) {
 		t.Fatalf("read back %+v, %v; want %+v", got, err, x)
@@ -44,8 +46,10 @@ func Images(t *testing.T, st, replica store.Store) {
 	}
 	putImage(t, is, small)
 	unchanged("a copy's put")
+	written("a copy's put", true)
 	putImage(t, is, other)
 	advanced("puts")
+	written("puts", true)
 	if _, err := is.Image(ctx, "/images/media/team/badge/none.png"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a missing image: %v, want ErrNotFound", err)
 	}
@@ -59,6 +63,7 @@ func Images(t *testing.T, st, replica store.Store) {
 	if err := is.PutImage(ctx, bad); !errors.Is(err, store.ErrBadQuery) {
 		t.Fatalf("an image whose size is not its bytes': %v, want ErrBadQuery", err)
 	}
+	written("refused puts", false)
 	// a.png and b.png hold the same bytes: kept once.
 	checkImageStats(t, is, store.ImageStats{Images: 3, Bytes: x.Size + small.Size})
 	if h, err := is.ImageByHash(ctx, x.Hash); err != nil || h.Path != x.Path {
@@ -83,6 +88,7 @@ func Images(t *testing.T, st, replica store.Store) {
 		t.Fatal(err)
 	}
 	advanced("a delete")
+	written("a delete", true)
 	for _, p := range []string{y.Path, small.Path} {
 		if _, err := is.Image(ctx, p); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("%s after its original was deleted: %v, want ErrNotFound", p, err)
@@ -145,6 +151,27 @@ func watchVersion(t *testing.T, stores ...store.Store) (advanced, unchanged func
 		}
 	}
 	return func(after string) { t.Helper(); check(after, true) }, func(after string) { t.Helper(); check(after, false) }
+}
+
+// watchImageWrites returns a check that the image writes is counts moved, or did not,
+// since the last check.
+func watchImageWrites(t *testing.T, is store.Images) func(after string, moved bool) {
+	read := func() int64 {
+		n, err := is.ImageWrites(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	last := read()
+	return func(after string, moved bool) {
+		t.Helper()
+		n := read()
+		if moved && n <= last || !moved && n != last {
+			t.Errorf("image writes %d after %s, was %d; moved want %v", n, after, last, moved)
+		}
+		last = n
+	}
 }
 
 func checkImageStats(t *testing.T, is store.Images, want store.ImageStats) {
