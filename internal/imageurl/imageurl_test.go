@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"testing"
 
+	"sportsdb/internal/media"
+
 	"sportsdb/internal/store"
 )
 
@@ -33,7 +35,7 @@ func (paths) ImageInfo(context.Context, string) (store.Image, error) {
 func (paths) ImageByHash(context.Context, string) (store.Image, error) {
 	return store.Image{}, store.ErrNotFound
 }
-func (paths) DeleteImage(context.Context, string) error { return store.ErrNotFound }
+func (paths) DeleteImage(context.Context, string) error  { return store.ErrNotFound }
 func (paths) ImageWrites(context.Context) (int64, error) { return 0, nil }
 
 func (paths) ImageStats(context.Context) (store.ImageStats, error) {
@@ -63,8 +65,12 @@ func TestRewrite(t *testing.T) {
 			`{"a":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/y.png"}`, true},
 		{"a longer path is another image", `{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png2"}`,
 			`{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png2"}`, true},
-		{"a copy of a held original", `{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png/small"}`,
-			`{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png/small"}`, true},
+		{"a copy of a held original (the image routes make it)", `{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png/tiny"}`,
+			`{"a":"https://sports.example/images/media/team/badge/x.png/tiny"}`, true},
+		{"a copy of an original not held", `{"a":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/y.png\/small"}`,
+			`{"a":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/y.png\/small"}`, true},
+		{"not a copy's name", `{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png/large"}`,
+			`{"a":"https://r2.thesportsdb.com/images/media/team/badge/x.png/large"}`, true},
 		{"other host", `{"a":"https://evil.example/images/media/team/badge/x.png"}`,
 			`{"a":"https://evil.example/images/media/team/badge/x.png"}`, false},
 		{"not an image path", `{"a":"https://www.thesportsdb.com/league/4328"}`,
@@ -218,5 +224,17 @@ func TestPublished(t *testing.T) {
 	*p, version = paths{held}, 2
 	if got := f(context.Background(), body); string(got) != `{"strBadge":"https:\/\/sports.example\/images\/media\/team\/badge\/x.png"}` {
 		t.Errorf("held: %s", got)
+	}
+}
+
+// The copies named as held with their original are the ones the image routes make.
+func TestCopySuffixesAreMedias(t *testing.T) {
+	if len(copySuffixes) != len(media.Copies) {
+		t.Fatalf("copies %v, the image routes make %v", copySuffixes, media.Copies)
+	}
+	for name := range media.Copies {
+		if !copySuffixes[name] {
+			t.Errorf("the image routes make %q, not named here", name)
+		}
 	}
 }

@@ -93,13 +93,23 @@ func imageEntries(recs []record.Record, hosts map[string]bool) []store.FrontierE
 				continue
 			}
 			if v := r.Str(f); strings.HasPrefix(v, "http") {
-				if _, ok := ImagePath(v, hosts); ok {
+				if p, ok := ImagePath(v, hosts); ok {
+					v, _ = originalOf(v, p)
 					out = append(out, store.FrontierEntry{URL: imagePrefix + v, Priority: prioImage})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// originalOf cuts a copy's name off an image address and its path: a copy ("x.png/tiny",
+// as table rows name badges) is made here from its original, which is what is fetched.
+func originalOf(address, path string) (string, string) {
+	if p, err := media.ParsePath(path); err == nil && p.Copy != "" {
+		return strings.TrimSuffix(address, "/"+p.Copy), p.Original
+	}
+	return address, path
 }
 
 // mediaStats count what a run did with images.
@@ -166,6 +176,10 @@ func (cr *crawler) fetchImage(ctx context.Context, e store.FrontierEntry) error 
 	m := cr.images
 	address := strings.TrimPrefix(e.URL, imagePrefix)
 	path, ok := ImagePath(address, m.hosts)
+	if ok {
+		// Queued as a copy by an earlier run.
+		address, path = originalOf(address, path)
+	}
 	if !ok {
 		// Queued by a run that allowed other hosts; not fetched by this one.
 		e.Status, e.Note, e.Fetched = "refused", "not an image address of the hosts allowed", m.clock.Now()

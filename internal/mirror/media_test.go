@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -335,5 +336,22 @@ func TestMirrorMediaAfterARunWithout(t *testing.T) {
 	hits, _, _ := pics.counts()
 	if len(hits) != len(named)-1 || hits["r2.thesportsdb.com"+held] != 0 || sum.ImagesHeld != 1 {
 		t.Errorf("%d images named, %d asked (the one held: %d times); summary %+v", len(named), len(hits), hits["r2.thesportsdb.com"+held], sum)
+	}
+}
+
+// A record naming a smaller copy (a table row's "x.png/tiny" badge) queues its original:
+// the copy is made here, and the upstream's hosts are never asked for one.
+func TestImageEntriesNameOriginals(t *testing.T) {
+	row := record.FromDoc(record.Standing, `{"idStanding":"1","strBadge":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/x.png\/tiny",`+
+		`"strTeam":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/y.png\/large"}`)
+	es := imageEntries([]record.Record{row}, ImageHosts(""))
+	var got []string
+	for _, e := range es {
+		got = append(got, strings.TrimPrefix(e.URL, imagePrefix))
+	}
+	want := []string{"https://r2.thesportsdb.com/images/media/team/badge/x.png", "https://r2.thesportsdb.com/images/media/team/badge/y.png/large"}
+	slices.Sort(got)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("queued %q, want %q", got, want)
 	}
 }
