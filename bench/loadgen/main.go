@@ -12,6 +12,7 @@
 //	loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
 //	loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] (live.go)
 //	loadgen writes -addr HOST:PORT -list FILE -premium FILE -editors FILE -stream-key FILE [-n N] [-rate R] (writes.go)
+//	loadgen push   -addr HOST:PORT -premium FILE -db DB -dir DIR [-mqtt URL] [-healthy N -slow N -failing N] (push.go)
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
@@ -44,6 +45,7 @@ const usage = `usage:
   loadgen streams -addr HOST:PORT -key-file FILE -pid PID -sportsdb BIN -db DSN [-n N]
   loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] [-sportsdb BIN]
   loadgen writes -addr HOST:PORT -list FILE -premium FILE -editors FILE -stream-key FILE [-n N] [-rate R] [-c N] [-d DUR] [-runs N] [-label S] [-out FILE]
+  loadgen push   -addr HOST:PORT -premium FILE -db DB -dir DIR [-sportsdb BIN] [-mqtt URL -mqtt-prefix P] [-healthy N -slow N -failing N] [-slow-delay DUR] [-d DUR] [-out FILE]
 `
 
 func main() {
@@ -81,6 +83,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return liveCmd(ctx, args[1:], stdout, stderr)
 	case "writes":
 		return writesCmd(ctx, args[1:], stdout, stderr)
+	case "push":
+		return pushCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
