@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -16,6 +13,8 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"sportsdb/internal/mqtt"
 )
 
 // pushRun is what one run of the push workload measured. Times are from the import's
@@ -193,24 +192,14 @@ type mqttSub struct {
 	seen   []sighting
 }
 
-// subscribeMQTT connects to broker (mqtt://[user:pass@]host[:port]) and subscribes at QoS 1
+// subscribeMQTT connects to broker (mqtt://[user:pass@]host[:port], or mqtts://) and subscribes at QoS 1
 // to {prefix}/livescore/+ and {prefix}/event/+.
 func subscribeMQTT(broker, prefix string) (*mqttSub, error) {
-	u, err := url.Parse(broker)
-	if err != nil || u.Scheme != "mqtt" || u.Hostname() == "" {
-		return nil, errors.New("push: -mqtt: want mqtt://host[:port]")
+	b, err := mqtt.ParseBroker(broker)
+	if err != nil {
+		return nil, fmt.Errorf("push: -mqtt: %w", err)
 	}
-	port := u.Port()
-	if port == "" {
-		port = "1883"
-	}
-	opts := paho.NewClientOptions().AddBroker("tcp://" + net.JoinHostPort(u.Hostname(), port)).
-		SetClientID(fmt.Sprintf("sportsdb-bench-push-%d", os.Getpid())).SetCleanSession(true).
-		SetOrderMatters(false).SetAutoReconnect(false)
-	if u.User != nil {
-		pass, _ := u.User.Password()
-		opts.SetUsername(u.User.Username()).SetPassword(pass)
-	}
+	opts := b.ClientOptions(fmt.Sprintf("sportsdb-bench-push-%d", os.Getpid()))
 	s := &mqttSub{prefix: prefix}
 	s.c = paho.NewClient(opts)
 	if t := s.c.Connect(); !t.WaitTimeout(10*time.Second) || t.Error() != nil {
