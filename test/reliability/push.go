@@ -113,8 +113,8 @@ func pushKill(ctx context.Context, cfg *config, t *T, fx *fixture, name string) 
 		srv.kill()
 		return
 	}
-	if sub != nil && !waitMetric(ctx, srv, "sportsdb_mqtt_cursor", float64(imported[len(imported)-1])) {
-		t.Fail("MQTT: the first %d changes were not published within %v", pushBatch, pushWait)
+	if sub != nil && (!waitMetric(ctx, srv, "sportsdb_mqtt_cursor", float64(imported[len(imported)-1])) || !sub.waitTeams(ctx, pushNames(0))) {
+		t.Fail("MQTT: the first %d changes were not published, and their cursor stored, within %v", pushBatch, pushWait)
 		srv.kill()
 		return
 	}
