@@ -62,8 +62,10 @@ type Options struct {
 	// Holder names this process in the leases (random).
 	Holder string
 	Log    *slog.Logger
-	// Poll is how often the webhooks and the latest cursor are read (250 ms).
-	Poll time.Duration
+	// Poll is how often the webhooks and the latest cursor are read (250 ms); sooner when
+	// the data version, looked at every VersionPoll (50 ms) while a webhook is active,
+	// shows a change after the latest cursor.
+	Poll, VersionPoll time.Duration
 	// LeaseTTL is how long a webhook's lease lasts unrenewed (30 s); renewed every third,
 	// and tried by other replicas every LeaseRetry (5 s).
 	LeaseTTL, LeaseRetry time.Duration
@@ -102,6 +104,7 @@ func New(src Source, o Options) *Deliverer {
 		}
 	}
 	def(&o.Poll, 250*time.Millisecond)
+	def(&o.VersionPoll, 50*time.Millisecond)
 	def(&o.LeaseTTL, 30*time.Second)
 	def(&o.LeaseRetry, 5*time.Second)
 	def(&o.RequestTimeout, Timeout)
@@ -146,6 +149,9 @@ func (d *Deliverer) Run(ctx context.Context) {
 	}()
 	tick := time.NewTicker(d.o.Poll)
 	defer tick.Stop()
+	versions := time.NewTicker(d.o.VersionPoll)
+	defer versions.Stop()
+	version := int64(-1)
 	for {
 		hooks, err := d.src.ListWebhooks(ctx)
 		var latest int64
@@ -197,10 +203,12 @@ func (d *Deliverer) Run(ctx context.Context) {
 				}
 			}
 		}
-		select {
-		case <-ctx.Done():
+		var commits <-chan time.Time
+		if len(workers) > 0 {
+			commits = versions.C
+		}
+		if !d.next(ctx, tick.C, commits, latest, &version) {
 			return
-		case <-tick.C:
 		}
 	}
 }

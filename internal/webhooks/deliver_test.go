@@ -439,3 +439,22 @@ func TestSlowReceiversDoNotHoldBackTheOthers(t *testing.T) {
 		t.Fatalf("the healthy receiver got %s", got.Body)
 	}
 }
+
+// A change is delivered as soon as the data version shows a commit, not at the next read of
+// the webhooks: with that read an hour apart, the change still comes.
+func TestACommitWakesTheDeliverer(t *testing.T) {
+	st := openStore(t)
+	r := newReceiver(t)
+	register(t, st, r.URL, Definition{})
+	o := testOptions(clock.System{}, true)
+	o.Poll, o.VersionPoll = time.Hour, 5*time.Millisecond
+	start(t, st, o)
+	write(t, st, team("1", "A", "4328"))
+	if got := r.next(t); got.Msg["id"] != "1" {
+		t.Fatalf("got %s", got.Body)
+	}
+	write(t, st, team("2", "B", "4328"))
+	if got := r.next(t); got.Msg["id"] != "2" {
+		t.Fatalf("got %s", got.Body)
+	}
+}
