@@ -83,8 +83,11 @@ cleanup() {
 		PID=""
 	fi
 	if [[ $MQTT != off ]] && command -v mosquitto_sub >/dev/null; then
-		local hp=${MQTT#mqtt://}
-		mosquitto_sub -h "${hp%:*}" -p "${hp##*:}" -t "$PREFIX/#" --remove-retained -W 3 >/dev/null 2>&1 || true
+		# Each pass clears what it receives within its 2 s; until one receives nothing.
+		local hp=${MQTT#mqtt://} pass
+		for pass in $(seq 30); do
+			[[ $(mosquitto_sub -h "${hp%:*}" -p "${hp##*:}" -t "$PREFIX/#" --remove-retained --retained-only -W 2 2>/dev/null | wc -l) == 0 ]] && break
+		done
 	fi
 }
 trap cleanup EXIT

@@ -181,7 +181,10 @@ func checkPublished(ctx context.Context, t *T, w *mqttWatch, killedAt int) {
 	}
 }
 
-// close disconnects and clears the prefix's retained messages from the broker.
+// close disconnects and clears the prefix's retained messages from the broker: first
+// their topics are gathered (they come at once on subscribing; a quiet second ends them),
+// then each is cleared, acknowledged. Two phases, so that the subscription's callback never
+// waits on a publication whose acknowledgement it holds up.
 func (w *mqttWatch) close() {
 	w.c.Disconnect(0)
 	c, err := mqttClient(w.broker)
@@ -189,22 +192,39 @@ func (w *mqttWatch) close() {
 		return
 	}
 	defer c.Disconnect(250)
-	got := make(chan string, 1024)
+	var mu sync.Mutex
+	var topics []string
+	arrived := make(chan struct{}, 1)
 	c.Subscribe(w.prefix+"/#", 0, func(_ paho.Client, m paho.Message) {
 		if m.Retained() && len(m.Payload()) > 0 {
-			got <- m.Topic()
+			mu.Lock()
+			topics = append(topics, m.Topic())
+			mu.Unlock()
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
 		}
 	}).WaitTimeout(10 * time.Second)
-	// Retained messages come at once on subscribing; a quiet second ends them.
 	end := time.After(time.Minute)
+gather:
 	for {
 		select {
-		case topic := <-got:
-			c.Publish(topic, 0, true, []byte{})
+		case <-arrived:
 		case <-time.After(time.Second):
-			return
+			break gather
 		case <-end:
-			return
+			break gather
 		}
+	}
+	c.Unsubscribe(w.prefix + "/#").WaitTimeout(10 * time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	var cleared []paho.Token
+	for _, topic := range topics {
+		cleared = append(cleared, c.Publish(topic, 1, true, []byte{}))
+	}
+	for _, t := range cleared {
+		t.WaitTimeout(10 * time.Second)
 	}
 }
