@@ -53,18 +53,38 @@ func cacheCounts(ctx context.Context, urls []string) (map[string]int64, error) {
 	return total, nil
 }
 
+// The push workload's counters, read by cacheCounts under their own names.
+const (
+	webhookDelivered = "sportsdb_webhook_delivered_total"
+	webhookFailures  = "sportsdb_webhook_failures_total"
+	mqttPublished    = "sportsdb_mqtt_published_total"
+)
+
+// plainCounters are the unlabelled counters cacheCounts keeps, with the key and the factor
+// each is kept under: the CPU in microseconds, the push counters as they are.
+var plainCounters = map[string]struct {
+	key   string
+	scale float64
+}{
+	"process_cpu_seconds_total": {cpuKey, 1e6},
+	webhookDelivered:            {webhookDelivered, 1},
+	webhookFailures:             {webhookFailures, 1},
+	mqttPublished:               {mqttPublished, 1},
+}
+
 // parseCacheCounts reads lines like sportsdb_response_cache_total{result="hit"} 42, and
-// process_cpu_seconds_total 12.5 (kept under cpuKey, in microseconds).
+// the plainCounters (process_cpu_seconds_total 12.5 kept under cpuKey, in microseconds).
 func parseCacheCounts(sc *bufio.Scanner) (map[string]int64, error) {
 	const prefix = `sportsdb_response_cache_total{result="`
 	out := map[string]int64{}
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "process_cpu_seconds_total "); ok {
+		name, v, _ := strings.Cut(sc.Text(), " ")
+		if c, ok := plainCounters[name]; ok {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", sc.Text(), err)
 			}
-			out[cpuKey] = int64(f * 1e6)
+			out[c.key] = int64(f * c.scale)
 			continue
 		}
 		rest, ok := strings.CutPrefix(sc.Text(), prefix)

@@ -373,8 +373,11 @@ type changer struct {
 	bin, db, dir string
 	tick         time.Duration
 	targets      liveTargets
-	poll         *poller
+	poll         *poller // nil: no polling (the push workload watches its receivers instead)
 	events       int
+	// imported, if set, is told each import once it has ended: its marker (the live
+	// scores' and events' intHomeScore), the events it changed and its times.
+	imported func(score string, events []string, it *importTimes)
 
 	n       int // imports so far: each writes scores that say which import it was
 	nextEvt int
@@ -433,16 +436,21 @@ func (ch *changer) importOnce(ctx context.Context, polls *sync.WaitGroup) error 
 		return fmt.Errorf("live: %w", err)
 	}
 	it := &importTimes{start: time.Now(), done: make(chan struct{})}
-	polls.Add(1 + len(evts))
-	go ch.await(ctx, polls, it, "/api/v2/json/livescore/"+ch.targets.league, "idLiveScore", ch.targets.scores[0], score)
-	for _, id := range evts {
-		go ch.await(ctx, polls, it, "/api/v1/json/{key}/lookupevent.php?id="+id, "idEvent", id, score)
+	if ch.poll != nil {
+		polls.Add(1 + len(evts))
+		go ch.await(ctx, polls, it, "/api/v2/json/livescore/"+ch.targets.league, "idLiveScore", ch.targets.scores[0], score)
+		for _, id := range evts {
+			go ch.await(ctx, polls, it, "/api/v1/json/{key}/lookupevent.php?id="+id, "idEvent", id, score)
+		}
 	}
 	out, err := ch.runImport(ctx, file, it)
 	it.end = time.Now()
 	close(it.done)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("live: sportsdb import: %w: %s", err, strings.TrimSpace(out))
+	}
+	if err == nil && ch.imported != nil {
+		ch.imported(score, evts, it)
 	}
 	return nil
 }

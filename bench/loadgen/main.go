@@ -13,6 +13,7 @@
 //	loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] (live.go)
 //	loadgen writes -addr HOST:PORT -list FILE -premium FILE -editors FILE -stream-key FILE [-n N] [-rate R] (writes.go)
 //	loadgen images -addr HOST:PORT -editor FILE -pid PID [-side N] [-runs N] [-burst N] (images.go)
+//	loadgen push   -addr HOST:PORT -premium FILE -db DB -dir DIR [-mqtt URL] [-healthy N -slow N -failing N] (push.go)
 //
 // run prints one JSON object per run; report reads those (and the other measurements
 // run.sh records) and prints the comparison against the targets. wait polls a URL until it
@@ -46,6 +47,7 @@ const usage = `usage:
   loadgen live   -addr HOST:PORT -list FILE -db DB -premium FILE -dir DIR [-out FILE] [-sportsdb BIN]
   loadgen writes -addr HOST:PORT -list FILE -premium FILE -editors FILE -stream-key FILE [-n N] [-rate R] [-c N] [-d DUR] [-runs N] [-label S] [-out FILE]
   loadgen images -addr HOST:PORT -editor FILE -pid PID [-side N] [-runs N] [-burst N] [-burst-w N] [-burst-h N]
+  loadgen push   -addr HOST:PORT -premium FILE -db DB -dir DIR [-sportsdb BIN] [-mqtt URL -mqtt-prefix P] [-healthy N -slow N -failing N] [-slow-delay DUR] [-d DUR] [-out FILE]
 `
 
 func main() {
@@ -85,6 +87,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return writesCmd(ctx, args[1:], stdout, stderr)
 	case "images":
 		return imagesCmd(ctx, args[1:], stdout, stderr)
+	case "push":
+		return pushCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])

@@ -123,14 +123,16 @@ func TestRunOnceOverTwoAddresses(t *testing.T) {
 func TestCacheCounts(t *testing.T) {
 	page := "# HELP sportsdb_response_cache_total x\nsportsdb_response_cache_total{result=\"hit\"} 90\n" +
 		"sportsdb_response_cache_total{result=\"miss\"} 10\nsportsdb_response_cache_total{result=\"refresh\"} 2\nother 5\n" +
-		"process_cpu_seconds_total 1.5\nprocess_cpu_seconds_total_other 9\n"
+		"process_cpu_seconds_total 1.5\nprocess_cpu_seconds_total_other 9\n" +
+		"sportsdb_webhook_delivered_total 7\nsportsdb_webhook_failures_total 2\nsportsdb_mqtt_published_total 3e+06\n"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, page) }))
 	defer srv.Close()
 	got, err := cacheCounts(context.Background(), []string{srv.URL, srv.URL}) // two replicas add up
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got["hit"] != 180 || got["miss"] != 20 || got["refresh"] != 4 || got[cpuKey] != 3_000_000 {
+	if got["hit"] != 180 || got["miss"] != 20 || got["refresh"] != 4 || got[cpuKey] != 3_000_000 ||
+		got[webhookDelivered] != 14 || got[webhookFailures] != 4 || got[mqttPublished] != 6_000_000 {
 		t.Errorf("counts %v", got)
 	}
 	// 80 lookups over the run, which cost the two servers 2.2 s of CPU: 27,500 µs each.

@@ -342,12 +342,34 @@ func (run *writesRun) summarise(writes []*writeRec, seen [][]sighting, span time
 }
 
 // arrivals gives, for each write, when it had reached every stream (zero when it reached
-// not all of them), and how many (write, stream) pairs it never reached. A stream sends a
-// record as it is when sent, so a write has arrived on a stream at the first sighting of its
-// record with its marker or a later one.
+// not all of them), and how many (write, stream) pairs it never reached.
 func arrivals(writes []*writeRec, seen [][]sighting) ([]time.Time, int) {
 	last := make([]time.Time, len(writes))
-	reached := make([]int, len(writes))
+	missed := 0
+	for i, at := range arrivalsEach(writes, seen) {
+		reached := 0
+		for _, t := range at {
+			if !t.IsZero() {
+				reached++
+				last[i] = maxTime(last[i], t)
+			}
+		}
+		if reached < len(at) {
+			missed += len(at) - reached
+			last[i] = time.Time{}
+		}
+	}
+	return last, missed
+}
+
+// arrivalsEach gives, for each write and each stream (or receiver), when the write reached
+// it (zero: never). A stream sends a record as it is when sent, so a write has arrived on a
+// stream at the first sighting of its record with its marker or a later one.
+func arrivalsEach(writes []*writeRec, seen [][]sighting) [][]time.Time {
+	at := make([][]time.Time, len(writes))
+	for i := range at {
+		at[i] = make([]time.Time, len(seen))
+	}
 	byRecord := map[string][]int{} // kind/id: indexes of its writes, in marker order
 	for i, w := range writes {
 		k := w.kind + "/" + w.id
@@ -356,31 +378,20 @@ func arrivals(writes []*writeRec, seen [][]sighting) ([]time.Time, int) {
 	for _, idx := range byRecord {
 		slices.SortFunc(idx, func(a, b int) int { return int(writes[a].seq - writes[b].seq) })
 	}
-	for _, stream := range seen {
+	for si, stream := range seen {
 		next := map[string]int{} // kind/id: how many of its writes this stream has seen
 		for _, s := range stream {
 			k := s.kind + "/" + s.id
 			idx := byRecord[k]
 			n := next[k]
 			for n < len(idx) && writes[idx[n]].seq <= s.seq {
-				i := idx[n]
-				if s.at.After(last[i]) {
-					last[i] = s.at
-				}
-				reached[i]++
+				at[idx[n]][si] = s.at
 				n++
 			}
 			next[k] = n
 		}
 	}
-	missed := 0
-	for i := range writes {
-		if reached[i] < len(seen) {
-			missed += len(seen) - reached[i]
-			last[i] = time.Time{}
-		}
-	}
-	return last, missed
+	return at
 }
 
 // readSightings reads one stream's events until stop is closed (and a read deadline wakes

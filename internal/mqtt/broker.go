@@ -54,14 +54,12 @@ func joinHostPort(host, port string) string {
 	return host + ":" + port
 }
 
-// clientOptions are paho's options for one session: a clean session (the publisher keeps
-// its own progress, in the store), no reconnecting of paho's own (the publisher reconnects
-// with its backoff and starts again from its stored cursor), and the availability topic's
-// last will.
-func (b Broker) clientOptions(id, willTopic string) *paho.ClientOptions {
+// ClientOptions are paho's options for a client of the broker: its address and
+// credentials, a clean session and no reconnecting of paho's own. The publisher adds its
+// last will; a subscriber of the tests or the benchmark uses them as they are.
+func (b Broker) ClientOptions(id string) *paho.ClientOptions {
 	o := paho.NewClientOptions().AddBroker(b.Addr).SetClientID(id).
-		SetCleanSession(true).SetAutoReconnect(false).SetConnectRetry(false).
-		SetWill(willTopic, offline, 1, true)
+		SetCleanSession(true).SetAutoReconnect(false).SetConnectRetry(false)
 	if b.Username != "" {
 		o.SetUsername(b.Username)
 	}
@@ -69,6 +67,13 @@ func (b Broker) clientOptions(id, willTopic string) *paho.ClientOptions {
 		o.SetPassword(b.Password)
 	}
 	return o
+}
+
+// publisherOptions are a publisher's: a clean session (it keeps its own progress, in the
+// store), no reconnecting of paho's own (it reconnects with its backoff and starts again
+// from its stored cursor), and the availability topic's last will.
+func (b Broker) publisherOptions(id, willTopic string) *paho.ClientOptions {
+	return b.ClientOptions(id).SetWill(willTopic, offline, 1, true)
 }
 
 // NewHolder names this process as a lease holder and MQTT client: its host, process id and

@@ -114,9 +114,7 @@ func subscribe(t *testing.T, b Broker, filters ...string) *subscriber {
 	s := &subscriber{ch: make(chan message, 10000)}
 	var r [4]byte
 	_, _ = rand.Read(r[:])
-	o := paho.NewClientOptions().AddBroker(b.Addr).SetClientID("sportsdbtest-sub-" + hex.EncodeToString(r[:])).
-		SetCleanSession(true).SetAutoReconnect(false).SetOrderMatters(true)
-	s.c = paho.NewClient(o)
+	s.c = paho.NewClient(b.ClientOptions("sportsdbtest-sub-" + hex.EncodeToString(r[:])))
 	if err := await(context.Background(), s.c.Connect(), waitFor); err != nil {
 		t.Fatalf("connect to the broker: %v", err)
 	}

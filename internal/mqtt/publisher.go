@@ -187,7 +187,7 @@ func wait(ctx context.Context, d time.Duration) {
 func (p *Publisher) session(ctx context.Context, lease *store.Lease) (progressed bool, err error) {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(errStopped)
-	opts := p.o.Broker.clientOptions(p.o.Holder, p.topics().status()).
+	opts := p.o.Broker.publisherOptions(p.o.Holder, p.topics().status()).
 		SetConnectTimeout(p.o.AckTimeout).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
 			cancel(fmt.Errorf("%w: %w", errConnectionLost, err))

@@ -7,18 +7,13 @@
 package webhooks
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
-	"strconv"
 	"sync"
 	"time"
 
@@ -67,13 +62,19 @@ type Options struct {
 	// Holder names this process in the leases (random).
 	Holder string
 	Log    *slog.Logger
-	// Poll is how often the webhooks and the latest cursor are read (250 ms).
-	Poll time.Duration
+	// Poll is how often the webhooks and the latest cursor are read (250 ms); sooner when
+	// the data version, looked at every VersionPoll (50 ms) while a webhook is active,
+	// shows a change after the latest cursor.
+	Poll, VersionPoll time.Duration
 	// LeaseTTL is how long a webhook's lease lasts unrenewed (30 s); renewed every third,
 	// and tried by other replicas every LeaseRetry (5 s).
 	LeaseTTL, LeaseRetry time.Duration
-	// Concurrency bounds the requests in flight at once, over every webhook (32).
+	// Concurrency bounds the requests in flight at once, over every webhook (32), and
+	// apart from them those of receivers slow to answer (as many again): a request that
+	// has taken SlowAfter (1 s) gives its slot up, and its webhook's next requests take
+	// the slow ones' slots until one is quick again.
 	Concurrency int
+	SlowAfter   time.Duration
 	// RequestTimeout bounds each request, answer included (Timeout).
 	RequestTimeout time.Duration
 	// Observe, if set, is told each attempt.
@@ -94,7 +95,8 @@ type Deliverer struct {
 	o      Options
 	src    Source
 	client *http.Client
-	sem    chan struct{}
+	// quick and slow are the request slots (see worker.slot).
+	quick, slow chan struct{}
 }
 
 // New returns a deliverer over src; Run starts it.
@@ -105,9 +107,11 @@ func New(src Source, o Options) *Deliverer {
 		}
 	}
 	def(&o.Poll, 250*time.Millisecond)
+	def(&o.VersionPoll, 50*time.Millisecond)
 	def(&o.LeaseTTL, 30*time.Second)
 	def(&o.LeaseRetry, 5*time.Second)
 	def(&o.RequestTimeout, Timeout)
+	def(&o.SlowAfter, time.Second)
 	if o.Concurrency <= 0 {
 		o.Concurrency = 32
 	}
@@ -125,7 +129,8 @@ func New(src Source, o Options) *Deliverer {
 		_, _ = rand.Read(b)
 		o.Holder = hex.EncodeToString(b)
 	}
-	return &Deliverer{o: o, src: src, client: o.Guard.Client(o.RequestTimeout), sem: make(chan struct{}, o.Concurrency)}
+	return &Deliverer{o: o, src: src, client: o.Guard.Client(o.RequestTimeout),
+		quick: make(chan struct{}, o.Concurrency), slow: make(chan struct{}, o.Concurrency)}
 }
 
 // Run delivers until ctx ends: it reads the webhooks every Poll, starts a worker for each
@@ -147,6 +152,9 @@ func (d *Deliverer) Run(ctx context.Context) {
 	}()
 	tick := time.NewTicker(d.o.Poll)
 	defer tick.Stop()
+	versions := time.NewTicker(d.o.VersionPoll)
+	defer versions.Stop()
+	version := int64(-1)
 	for {
 		hooks, err := d.src.ListWebhooks(ctx)
 		var latest int64
@@ -198,10 +206,12 @@ func (d *Deliverer) Run(ctx context.Context) {
 				}
 			}
 		}
-		select {
-		case <-ctx.Done():
+		var commits <-chan time.Time
+		if len(workers) > 0 {
+			commits = versions.C
+		}
+		if !d.next(ctx, tick.C, commits, latest, &version) {
 			return
-		case <-tick.C:
 		}
 	}
 }
@@ -241,6 +251,8 @@ type worker struct {
 	tried  time.Time
 	cursor int64
 	latest int64
+	// slow says the webhook's last request took SlowAfter or more.
+	slow bool
 }
 
 func (k *worker) run(ctx context.Context, wake <-chan wakeup) {
@@ -489,66 +501,4 @@ func (k *worker) stillActive(ctx context.Context) error {
 		return errStop
 	}
 	return nil
-}
-
-// post sends one signed request and returns the status and, unless it was a 2xx, what
-// failed, in words a user can act on (never the secret).
-func (k *worker) post(ctx context.Context, cursor int64, body []byte) (status int, failure string) {
-	select {
-	case k.d.sem <- struct{}{}:
-	case <-ctx.Done():
-		return 0, "stopped"
-	}
-	defer func() { <-k.d.sem }()
-	msgID := "msg_" + k.w.ID + "_" + strconv.FormatInt(cursor, 10)
-	ts := k.d.o.Clock.Now().Unix()
-	sig, err := Sign(k.w.Secret, msgID, ts, body)
-	if err != nil {
-		return 0, err.Error()
-	}
-	rctx, cancel := context.WithTimeout(ctx, k.d.o.RequestTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(rctx, http.MethodPost, k.w.URL, bytes.NewReader(body))
-	if err != nil {
-		return 0, "bad URL"
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "sportsdb-webhooks")
-	req.Header.Set("webhook-id", msgID)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
-	req.Header.Set("webhook-signature", sig)
-	resp, err := k.d.client.Do(req)
-	if err != nil {
-		return 0, describe(err, k.d.o.RequestTimeout)
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
-			return resp.StatusCode, fmt.Sprintf("HTTP %d (redirects are not followed)", resp.StatusCode)
-		}
-		return resp.StatusCode, fmt.Sprintf("HTTP %d", resp.StatusCode)
-	}
-	return resp.StatusCode, ""
-}
-
-// describe says why a request got no answer, without the URL (its query may hold a
-// token of the receiver's).
-func describe(err error, timeout time.Duration) string {
-	var oe *net.OpError
-	switch {
-	case errors.Is(err, errNotPublic) && errors.As(err, &oe):
-		return "refused: " + oe.Err.Error() + " (--webhook-allow-private allows it)"
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", timeout)
-	}
-	var te interface{ Timeout() bool }
-	if errors.As(err, &te) && te.Timeout() {
-		return fmt.Sprintf("no answer within %s", timeout)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return "request failed: " + err.Error()
 }

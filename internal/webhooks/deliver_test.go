@@ -398,3 +398,63 @@ func TestRevokedOwnerDeliversNothing(t *testing.T) {
 	d.stop() // every worker has ended: what the revoked key's webhook got, it has
 	receivers["revoked-owner-hash"].none(t)
 }
+
+// Receivers that do not finish answering, as many as there are request slots, do not hold
+// back a healthy one: a request that has taken SlowAfter gives its slot up. (Without that,
+// the healthy receiver would wait for a slow request to end: a minute here, the slow
+// receivers sending their headers at once and their body never.)
+func TestSlowReceiversDoNotHoldBackTheOthers(t *testing.T) {
+	st := openStore(t)
+	stuck, started := make(chan struct{}), make(chan struct{}, 10)
+	for range 2 {
+		r := newReceiver(t)
+		r.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			started <- struct{}{}
+			select {
+			case <-stuck:
+			case <-req.Context().Done():
+			}
+		})
+		register(t, st, r.URL, Definition{})
+	}
+	t.Cleanup(func() { close(stuck) }) // before the receivers close, which wait for them
+	o := testOptions(clock.System{}, true)
+	o.Concurrency, o.RequestTimeout, o.SlowAfter = 2, time.Minute, 20*time.Millisecond
+	start(t, st, o)
+	write(t, st, team("1", "A", "4328"))
+	for range 2 {
+		select {
+		case <-started:
+		case <-time.After(waitFor):
+			t.Fatal("the slow receivers got no request")
+		}
+	}
+	// Both slots were taken by the slow requests, which go on.
+	healthy := newReceiver(t)
+	register(t, st, healthy.URL, Definition{})
+	write(t, st, team("2", "B", "4328"))
+	if got := healthy.next(t); got.Msg["id"] != "2" {
+		t.Fatalf("the healthy receiver got %s", got.Body)
+	}
+}
+
+// A change is delivered as soon as the data version shows a commit, not at the next read of
+// the webhooks: with that read an hour apart, the change still comes.
+func TestACommitWakesTheDeliverer(t *testing.T) {
+	st := openStore(t)
+	r := newReceiver(t)
+	register(t, st, r.URL, Definition{})
+	o := testOptions(clock.System{}, true)
+	o.Poll, o.VersionPoll = time.Hour, 5*time.Millisecond
+	start(t, st, o)
+	write(t, st, team("1", "A", "4328"))
+	if got := r.next(t); got.Msg["id"] != "1" {
+		t.Fatalf("got %s", got.Body)
+	}
+	write(t, st, team("2", "B", "4328"))
+	if got := r.next(t); got.Msg["id"] != "2" {
+		t.Fatalf("got %s", got.Body)
+	}
+}

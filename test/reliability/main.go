@@ -1,6 +1,7 @@
 // Command reliability is sportsdb's reliability suite: it builds (or takes) a sportsdb binary
 // and tests it from outside, as a client and an operator would: hostile requests on every
-// surface, hostile import files, SIGKILL during import on SQLite and PostgreSQL, a soak with
+// surface, hostile import files, SIGKILL during import on SQLite and PostgreSQL, SIGKILL of a
+// server delivering webhooks and publishing to MQTT, a soak with
 // imports beside load, PostgreSQL and Redis cut behind a TCP proxy of its own, SIGTERM under
 // load, and the client-address and rate-limit rules. Every check passes or fails; the run ends
 // with its figures and a line "N passed, N failed", and exits non-zero when any check failed.
@@ -8,9 +9,9 @@
 //	go run ./test/reliability -short     # what CI runs, well under 5 minutes
 //	go run ./test/reliability            # the long form (5-minute soak, more kills)
 //
-// Everything listens on 127.0.0.1. PostgreSQL and Redis come from SPORTSDB_TEST_POSTGRES and
-// SPORTSDB_TEST_REDIS; without them their checks are skipped, except under CI=true, where
-// their absence is a failure.
+// Everything listens on 127.0.0.1. PostgreSQL, Redis and an MQTT broker come from
+// SPORTSDB_TEST_POSTGRES, SPORTSDB_TEST_REDIS and SPORTSDB_TEST_MQTT; without them their
+// checks are skipped, except under CI=true, where their absence is a failure.
 package main
 
 import (
@@ -35,6 +36,7 @@ type config struct {
 	short    bool
 	pg       string // SPORTSDB_TEST_POSTGRES, "" when absent
 	redis    string // SPORTSDB_TEST_REDIS, "" when absent
+	mqtt     string // SPORTSDB_TEST_MQTT, "" when absent
 	ci       bool
 	only     string // run only the checks whose name holds this
 	keepWork bool
@@ -78,7 +80,7 @@ func run() int {
 		return 2
 	}
 	cfg := &config{work: work, short: *short, pg: os.Getenv("SPORTSDB_TEST_POSTGRES"),
-		redis: os.Getenv("SPORTSDB_TEST_REDIS"), ci: os.Getenv("CI") == "true", only: *only,
+		redis: os.Getenv("SPORTSDB_TEST_REDIS"), mqtt: os.Getenv("SPORTSDB_TEST_MQTT"), ci: os.Getenv("CI") == "true", only: *only,
 		keepWork: *keep, secrets: map[string]string{}, rng: rand.New(rand.NewPCG(*seed, 15))}
 	defer func() {
 		cfg.closeShared()
@@ -172,6 +174,8 @@ func checks() []check {
 		{name: "import/hostile-files", timeout: 3 * time.Minute, fn: checkHostileImports},
 		{name: "import/sigkill-sqlite", timeout: 5 * time.Minute, fn: checkKillSQLite},
 		{name: "import/sigkill-postgres", timeout: 5 * time.Minute, fn: checkKillPostgres, needs: needPG},
+		{name: "push/sigkill-sqlite", timeout: 5 * time.Minute, fn: checkPushKillSQLite},
+		{name: "push/sigkill-postgres", timeout: 5 * time.Minute, fn: checkPushKillPostgres, needs: needPG},
 		{name: "soak/imports-beside-load", timeout: 10 * time.Minute, fn: checkSoak},
 		{name: "outage/postgres-hang", timeout: 3 * time.Minute, fn: checkPostgresHang, needs: needPG},
 		{name: "outage/redis-two-replicas", timeout: 4 * time.Minute, fn: checkRedisOutage, needs: needRedis},
