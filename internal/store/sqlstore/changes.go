@@ -318,9 +318,9 @@ func NullIfEmpty(s string) any {
 // cursor retention removed, so that a cursor below it is known to be expired even once
 // nothing older is kept.
 const (
-	PrunedSQL      = `SELECT value FROM meta WHERE name = 'changes_pruned'`
-	MaxCursorSQL   = `SELECT coalesce(max(seq), 0) FROM changes`
-	DeleteDocsSQL  = `SELECT id, doc FROM `
+	PrunedSQL     = `SELECT value FROM meta WHERE name = 'changes_pruned'`
+	MaxCursorSQL  = `SELECT coalesce(max(seq), 0) FROM changes`
+	DeleteDocsSQL = `SELECT id, doc FROM `
 )
 
 // pruneCutoffSQL is the highest cursor of the changes older than its argument (given twice),
