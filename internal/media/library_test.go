@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/image/webp"
 	"golang.org/x/sync/semaphore"
 
 	"sportsdb/internal/clock"
@@ -149,13 +150,16 @@ func TestCopyFilter(t *testing.T) {
 }
 
 // WebP has no encoder at hand: a WebP's copy is a PNG.
-func TestWebPCopyIsPNG(t *testing.T) {
+func TestWebPCopyIsWebP(t *testing.T) {
 	data, typ, w, h, err := scale(picture(600, 300), WebP, 250)
-	if err != nil || typ != PNG || w != 250 || h != 125 {
+	if err != nil || typ != WebP || w != 250 || h != 125 {
 		t.Fatalf("%s %dx%d, %v", typ, w, h, err)
 	}
-	if info, err := Inspect(data); err != nil || info.Type != PNG {
+	if info, err := Inspect(data); err != nil || info.Type != WebP || info.Width != 250 || info.Height != 125 {
 		t.Fatalf("%+v, %v", info, err)
+	}
+	if _, err := webp.Decode(bytes.NewReader(data)); err != nil {
+		t.Fatalf("the copy does not decode: %v", err)
 	}
 }
 

@@ -16,9 +16,8 @@ import (
 const JPEGQuality = 85
 
 // scale makes the copy of src, an original of type typ, at most width pixels wide with its
-// aspect kept, and encodes it: in the original's format, but for WebP, which has no
-// encoder in the standard library nor in golang.org/x/image: a WebP's copy is a PNG
-// (lossless, alpha kept). A GIF's copy is of its first frame.
+// aspect kept, and encodes it in the original's format: a WebP's copy is a lossless WebP
+// (encodeWebP), a GIF's copy is of its first frame.
 func scale(src image.Image, typ string, width int) (data []byte, outType string, w, h int, err error) {
 	b := src.Bounds()
 	w = min(width, b.Dx())
@@ -34,9 +33,10 @@ func scale(src image.Image, typ string, width int) (data []byte, outType string,
 		err = jpeg.Encode(&out, dst, &jpeg.Options{Quality: JPEGQuality})
 	case GIF:
 		err = gif.Encode(&out, paletted(dst, src), nil)
-	case PNG, WebP:
-		typ = PNG
+	case PNG:
 		err = (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&out, dst)
+	case WebP:
+		err = encodeWebP(&out, dst)
 	default:
 		err = fmt.Errorf("%w: %s", ErrUnsupported, typ)
 	}

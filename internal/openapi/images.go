@@ -32,7 +32,7 @@ func imagesPaths(paths *obj) {
 	paths.set("/images/{path}", one)
 	paths.set("/images/{path}/{size}", newObj("get", imageGet(media.RouteCopy, "get_image_copy", "A smaller copy of an image",
 		"The image at {path} scaled down to the size's width, aspect kept, never enlarged (a narrower original is its own copy), "+
-			"in the original's format (a GIF's first frame; a WebP's copy is a PNG). Made on its first request and kept.",
+			"in the original's format (a GIF's first frame; a WebP's copy a lossless WebP). Made on its first request and kept.",
 		[]any{pathParam, sizeParam})))
 }
 
