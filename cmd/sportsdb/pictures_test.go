@@ -141,12 +141,12 @@ func serveUntilDrawn(t *testing.T, dir string) (addr, line string) {
 	}()
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
-		if strings.Contains(sc.Text(), "demo pictures drawn") {
+		if line := sc.Text(); strings.Contains(line, "demo pictures drawn") {
 			go func() {
 				for sc.Scan() {
 				}
 			}()
-			return <-addrs, sc.Text()
+			return <-addrs, line
 		}
 	}
 	t.Fatal("serve ended before it drew the demo's pictures")

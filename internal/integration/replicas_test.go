@@ -28,8 +28,10 @@ func TestReplicasOnPostgresAndRedis(t *testing.T) {
 	}
 
 	// Business keys get a roomy limit so the comparison is not cut short; premium keeps 100.
+	// Replicas behind one address name its pictures there (--public-url), as the docs say to
+	// run them: each would otherwise name the address it was asked on.
 	env := []string{pinned, "SPORTSDB_DB=" + pg, "SPORTSDB_REDIS=" + redisURL,
-		"SPORTSDB_LIMITS=free:30,premium:100,business:100000"}
+		"SPORTSDB_LIMITS=free:30,premium:100,business:100000", "SPORTSDB_PUBLIC_URL=https://sports.example"}
 	var both []*replica
 	for _, name := range []string{"a", "b"} {
 		c := h.serve(env, "--log-level", "debug")
