@@ -36,8 +36,14 @@ func imageRewriter(c *config.Config, d Deps) *imageurl.Rewriter {
 	}
 	hosts = append(hosts, c.MediaHosts...)
 	_, all := d.Upstream.(ImageUpstream)
+	// The data clock times the loads of the set: a pinned clock (demos, tests) never spaces
+	// them out, so an image stored is named here by the next answer.
+	clk := c.Clock()
+	if d.Clock != nil {
+		clk = d.Clock
+	}
 	return imageurl.New(imageurl.Options{Images: images, Hosts: hosts, All: all, PublicURL: c.PublicURL,
-		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies})
+		TrustProxy: c.TrustProxy, TrustedProxies: c.TrustedProxies, Now: clk.Now})
 }
 
 // ImageAddresses is the rewrite of the records serve sends where no request says an address

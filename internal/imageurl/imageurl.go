@@ -41,6 +41,8 @@ type Options struct {
 	// set, are the only peers whose headers count.
 	TrustProxy     bool
 	TrustedProxies []netip.Prefix
+	// Now is the clock loads of the set are timed and spaced on (time.Now unless set).
+	Now func() time.Time
 }
 
 // Rewriter rewrites the image addresses of answers. Its set of held paths is loaded from the
@@ -72,6 +74,9 @@ func formsOf(base string) baseForms {
 
 // New makes a Rewriter.
 func New(o Options) *Rewriter {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	w := &Rewriter{o: o, base: formsOf(strings.TrimSuffix(o.PublicURL, "/"))}
 	for _, h := range o.Hosts {
 		w.hosts = append(w.hosts, []byte(strings.ToLower(h)))
@@ -112,10 +117,10 @@ func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	}
 	defer w.mu.Unlock()
 	h = w.held.Load()
-	if h.version >= version || time.Now().Before(w.nextLoad) {
+	if h.version >= version || w.o.Now().Before(w.nextLoad) {
 		return h.gen, nil
 	}
-	start := time.Now()
+	start := w.o.Now()
 	paths := map[string]struct{}{}
 	err := w.o.Images.ImagePaths(ctx, func(p string) error {
 		paths[p] = struct{}{}
@@ -124,8 +129,8 @@ func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read the paths of the images held: %w", err)
 	}
-	if took := time.Since(start); took > slowLoad {
-		w.nextLoad = time.Now().Add(9 * took)
+	if took := w.o.Now().Sub(start); took > slowLoad {
+		w.nextLoad = w.o.Now().Add(9 * took)
 	}
 	gen := h.gen
 	if !samePaths(h.paths, paths) {
