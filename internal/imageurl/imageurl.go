@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sportsdb/internal/media"
 	"sportsdb/internal/store"
 )
 
@@ -337,16 +338,14 @@ func holds(held map[string]struct{}, buf, p []byte, escaped bool) ([]byte, bool)
 	if !ok {
 		// A smaller copy ("x.png/tiny", as the public data's table rows name badges) is
 		// answered here whenever its original is held: the image routes make it.
-		if i := bytes.LastIndexByte(p, '/'); i > 0 && copySuffixes[string(p[i+1:])] {
-			_, ok = held[string(p[:i])]
+		if i := bytes.LastIndexByte(p, '/'); i > 0 {
+			if _, copy := media.Copies[string(p[i+1:])]; copy {
+				_, ok = held[string(p[:i])]
+			}
 		}
 	}
 	return buf, ok
 }
-
-// copySuffixes are the names of the smaller copies the image routes make of an original
-// (media.Copies; a test keeps the two the same).
-var copySuffixes = map[string]bool{"medium": true, "small": true, "preview": true, "tiny": true}
 
 // Base is the scheme and host a request came in on, "https://sports.example", as addresses
 // in its answer are written; behind a trusted proxy, X-Forwarded-Proto and X-Forwarded-Host

@@ -8,8 +8,6 @@ import (
 	"net/netip"
 	"testing"
 
-	"sportsdb/internal/media"
-
 	"sportsdb/internal/store"
 )
 
@@ -224,17 +222,5 @@ func TestPublished(t *testing.T) {
 	*p, version = paths{held}, 2
 	if got := f(context.Background(), body); string(got) != `{"strBadge":"https:\/\/sports.example\/images\/media\/team\/badge\/x.png"}` {
 		t.Errorf("held: %s", got)
-	}
-}
-
-// The copies named as held with their original are the ones the image routes make.
-func TestCopySuffixesAreMedias(t *testing.T) {
-	if len(copySuffixes) != len(media.Copies) {
-		t.Fatalf("copies %v, the image routes make %v", copySuffixes, media.Copies)
-	}
-	for name := range media.Copies {
-		if !copySuffixes[name] {
-			t.Errorf("the image routes make %q, not named here", name)
-		}
 	}
 }
