@@ -183,16 +183,19 @@ func (w *Rewriter) Rewrite(r *http.Request, key string, body []byte) ([]byte, bo
 // For is the rewrite of the bodies sent to r outside the response cache (the change feed,
 // streams: one body per change), with r's address worked out once: nil when r's host
 // cannot be written into an answer. It reads the set of held paths as it is at each call.
-func (w *Rewriter) For(r *http.Request) func([]byte) []byte {
+// form names what the rewrite writes besides that set (the address it points images at):
+// two rewrites of one Rewriter with the same form make the same body of a record at the
+// same moment.
+func (w *Rewriter) For(r *http.Request) (rewrite func([]byte) []byte, form string) {
 	base := w.base
 	if w.o.PublicURL == "" {
 		b, ok := Base(r, w.o.TrustProxy, w.o.TrustedProxies)
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		base = formsOf(b)
 	}
-	return func(body []byte) []byte { return w.withSet(body, base) }
+	return func(body []byte) []byte { return w.withSet(body, base) }, string(base.plain)
 }
 
 // Published is the rewrite of the records sent where no request says an address (webhook

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
@@ -35,6 +36,40 @@ type Event struct {
 	// Sport is the folded strSport of the record ("" for a delete or a kind without one).
 	Sport string
 	Data  []byte
+	// frames holds the event as streams write it, made by the first stream of each form that
+	// sends it, for the streams after it: a thousand streams on the same host, following the
+	// same kinds, write one record once rather than a thousand times. nil (an event read for
+	// one stream's catch-up): each stream writes its own. A frame made a moment before a new
+	// image is stored names the image's old address, as it would had that stream sent it a
+	// moment earlier; the next change of the record brings the new one.
+	frames *frameMemo
+}
+
+// frameMemo is an event's frames by their name and form.
+type frameMemo struct {
+	mu   sync.Mutex
+	list []frame
+}
+
+type frame struct {
+	name, form string
+	rewritten  bool
+	b          []byte
+}
+
+// frame returns the frame of name and form, made by build if no stream made it yet. The
+// frame is shared: the caller copies it and keeps no reference.
+func (m *frameMemo) frame(name string, rewritten bool, form string, build func() []byte) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, f := range m.list {
+		if f.name == name && f.rewritten == rewritten && f.form == form {
+			return f.b
+		}
+	}
+	b := build()
+	m.list = append(m.list, frame{name: name, form: form, rewritten: rewritten, b: b})
+	return b
 }
 
 // Renderer turns changes into events; View is the v2 view of each kind.

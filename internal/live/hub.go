@@ -128,6 +128,9 @@ func (h *Hub) publish(gen int, evs []Event, next int64) {
 	if gen != h.gen || next <= h.head {
 		return
 	}
+	for i := range evs {
+		evs[i].frames = &frameMemo{}
+	}
 	h.window = append(h.window, evs...)
 	if n := len(h.window) - windowSize; n > 0 {
 		h.base = h.window[n-1].Cursor

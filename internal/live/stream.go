@@ -29,6 +29,10 @@ type Filter struct {
 	// Rewrite, when set, makes the record of each event as this stream sends it (image
 	// addresses on the server the client asked: internal/imageurl).
 	Rewrite func([]byte) []byte
+	// Form names what Rewrite writes: streams whose Rewrite has the same Form write a record
+	// the same way, so an event is written once for all of them (Event.frames). A stream with
+	// a Rewrite and no Form writes its own.
+	Form string
 }
 
 func (f Filter) keep(ev Event) bool {
@@ -65,9 +69,15 @@ type Stream struct {
 	filter Filter
 	// stop ends the stream from the server's side, as a drain does.
 	stop context.Context
-	// buf holds what the next flush writes, after chunkRoom bytes kept free for the chunk's
-	// size line.
-	buf []byte
+	// parts are what the next flush writes, in order: frames shared with other streams
+	// (Event.frames), which are sent without being copied, and slices of own, the bytes of
+	// this stream's own making; size is their length.
+	parts net.Buffers
+	own   []byte
+	size  int
+	// vec is the backing of the vector a flush writes: the chunk's size line, parts, and
+	// the chunk's end.
+	vec net.Buffers
 	// conn, once taken over from net/http; chunked: the answer is in chunks (HTTP/1.1).
 	conn    net.Conn
 	chunked bool
@@ -77,10 +87,8 @@ type Stream struct {
 }
 
 const (
-	// chunkRoom fits a chunk's size line: up to 8 hex digits and CRLF.
-	chunkRoom = 10
-	// keepBuf is the largest buffer a stream keeps between writes; a bigger one (a catch-up)
-	// is let go.
+	// keepBuf is the largest buffer of its own a stream keeps between writes; a bigger one (a
+	// catch-up) is let go.
 	keepBuf = 16 << 10
 	// writeTimeout ends a stream whose client stopped reading.
 	writeTimeout = 30 * time.Second
@@ -289,54 +297,90 @@ func (s *Stream) send(ev Event) {
 }
 
 func (s *Stream) event(name string, ev Event) {
-	if s.filter.Rewrite != nil {
-		ev.Data = s.filter.Rewrite(ev.Data)
+	rewrite := s.filter.Rewrite
+	if ev.frames == nil || rewrite != nil && s.filter.Form == "" {
+		if rewrite != nil {
+			ev.Data = rewrite(ev.Data)
+		}
+		start := len(s.own)
+		s.own = appendSSE(s.own, name, ev)
+		s.add(s.own[start:])
+		return
 	}
-	s.reserve()
-	s.buf = appendSSE(s.buf, name, ev)
+	s.add(ev.frames.frame(name, rewrite != nil, s.filter.Form, func() []byte {
+		if rewrite != nil {
+			ev.Data = rewrite(ev.Data)
+		}
+		return appendSSE(nil, name, ev)
+	}))
 }
 
 func (s *Stream) write(text string) {
-	s.reserve()
-	s.buf = append(s.buf, text...)
+	start := len(s.own)
+	s.own = append(s.own, text...)
+	s.add(s.own[start:])
 }
 
-// reserve keeps room for a chunk's size line at the start of an empty buffer.
-func (s *Stream) reserve() {
-	if len(s.buf) == 0 {
-		s.buf = append(s.buf[:0], make([]byte, chunkRoom)...)
-	}
+// add queues b for the next flush. A slice of own stays right when own grows later: its
+// bytes are never written again before the flush.
+func (s *Stream) add(b []byte) {
+	s.parts = append(s.parts, b)
+	s.size += len(b)
 }
 
-// flush writes what the buffer holds, as one chunk on a connection taken over.
+// buffersWriter is a connection that writes a vector of buffers, in one system call where it
+// can (net.Buffers), through whatever it wraps (the server's connections).
+type buffersWriter interface {
+	WriteBuffers(v *net.Buffers) (int64, error)
+}
+
+// flush writes what is queued, as one chunk on a connection taken over.
 func (s *Stream) flush() error {
-	if len(s.buf) <= chunkRoom {
+	if s.size == 0 {
 		return nil
 	}
 	var err error
 	if s.conn == nil {
-		_, err = s.w.Write(s.buf[chunkRoom:])
+		for _, p := range s.parts {
+			if _, err = s.w.Write(p); err != nil {
+				break
+			}
+		}
 		if err == nil {
 			err = s.rc.Flush()
 		}
 	} else {
-		start := chunkRoom
+		s.vec = s.vec[:0]
+		var size [18]byte
 		if s.chunked {
-			var size [chunkRoom]byte
-			line := append(strconv.AppendInt(size[:0], int64(len(s.buf)-chunkRoom), 16), '\r', '\n')
-			start -= len(line)
-			copy(s.buf[start:], line)
-			s.buf = append(s.buf, '\r', '\n')
+			s.vec = append(s.vec, append(strconv.AppendInt(size[:0], int64(s.size), 16), '\r', '\n'))
+		}
+		s.vec = append(s.vec, s.parts...)
+		if s.chunked {
+			s.vec = append(s.vec, crlf)
 		}
 		_ = s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-		_, err = s.conn.Write(s.buf[start:])
+		v := s.vec // WriteTo consumes its vector; vec keeps the backing for the next flush
+		if bw, ok := s.conn.(buffersWriter); ok {
+			_, err = bw.WriteBuffers(&v)
+		} else {
+			_, err = v.WriteTo(s.conn)
+		}
+		clear(s.vec) // let the shared frames go
 	}
-	s.buf = s.buf[:0]
-	if cap(s.buf) > keepBuf {
-		s.buf = nil
+	clear(s.parts)
+	s.parts, s.size = s.parts[:0], 0
+	s.own = s.own[:0]
+	if cap(s.own) > keepBuf {
+		s.own = nil
+	}
+	if cap(s.parts) > 1024 {
+		s.parts, s.vec = nil, nil
 	}
 	return err
 }
+
+var crlf = []byte("\r\n")
 
 // end closes the chunked answer of a connection taken over, so that the client sees a
 // complete answer when the server ends the stream.

@@ -139,6 +139,15 @@ func (c *answerConn) ReadFrom(r io.Reader) (int64, error) {
 	return io.Copy(struct{ io.Writer }{c.Conn}, r)
 }
 
+// WriteBuffers sends v on the connection beneath, in one system call where it can: a stream
+// writes the events it shares with other streams without copying them (internal/live).
+func (c *answerConn) WriteBuffers(v *net.Buffers) (int64, error) {
+	if err := c.flush(); err != nil {
+		return 0, err
+	}
+	return v.WriteTo(c.Conn)
+}
+
 // CloseWrite keeps the half-close net/http makes before closing a connection.
 func (c *answerConn) CloseWrite() error {
 	if err := c.flush(); err != nil {

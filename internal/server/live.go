@@ -280,7 +280,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, setup conte
 		s.fail(w, r, err)
 		return
 	}
-	f.Rewrite = s.imageRewrite(setup, r)
+	f.Rewrite, f.Form = s.imageRewrite(setup, r)
 	release, ok := s.live.reserve(setup, k)
 	if !ok {
 		s.fail(w, r, respond.WithCode(http.StatusTooManyRequests, "Too many open streams for this key", nil))
@@ -344,15 +344,16 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 func (s *Server) SetStreamPing(d time.Duration) { s.live.hub.SetPing(d) }
 
 // imageRewrite is the rewrite of the image addresses in the records a stream sends to r,
-// outside the response cache (imageurl.Rewriter.For), or nil. (The change feed's body names
-// records without their fields.) The set of held images is brought up to the data version
-// as the stream opens; afterwards every answer the cache computes keeps it up to date.
-func (s *Server) imageRewrite(ctx context.Context, r *http.Request) func([]byte) []byte {
+// outside the response cache (imageurl.Rewriter.For), or nil, and the form of what it writes
+// (live.Filter.Form). (The change feed's body names records without their fields.) The set
+// of held images is brought up to the data version as the stream opens; afterwards every
+// answer the cache computes keeps it up to date.
+func (s *Server) imageRewrite(ctx context.Context, r *http.Request) (func([]byte) []byte, string) {
 	rw, ok := s.cfg.Images.(interface {
-		For(*http.Request) func([]byte) []byte
+		For(*http.Request) (func([]byte) []byte, string)
 	})
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	if v, err := s.cfg.Store.DataVersion(ctx); err == nil {
 		if _, err := s.cfg.Images.At(ctx, v); err != nil {
