@@ -24,7 +24,7 @@ func (s *Store) SetFeedOptions(o store.FeedOptions) { s.feed = o.WithDefaults() 
 
 // LatestCursor is the cursor of the last committed change.
 func (s *Store) LatestCursor(ctx context.Context) (int64, error) {
-	latest, _, err := sqlstore.FeedBounds(ctx, sqlstore.Std(s.read))
+	latest, _, err := sqlstore.FeedBounds(ctx, sqlstore.Std(s.changes))
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: latest cursor: %w", mapErr(err))
 	}
@@ -33,7 +33,7 @@ func (s *Store) LatestCursor(ctx context.Context) (int64, error) {
 
 // Changes reads the change feed (see store.Feed) in one read transaction.
 func (s *Store) Changes(ctx context.Context, since int64, kinds []*record.Kind, limit int) ([]store.Change, int64, error) {
-	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.changes.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, fmt.Errorf("sqlite: changes: %w", mapErr(err))
 	}

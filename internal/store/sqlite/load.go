@@ -36,6 +36,8 @@ func (s *Store) Load(ctx context.Context, fn func(store.Tx) error) error {
 	// leave WAL mode, and the load is a Write.
 	s.read.SetMaxIdleConns(0)
 	defer s.read.SetMaxIdleConns(s.readConns)
+	s.changes.SetMaxIdleConns(0)
+	defer s.changes.SetMaxIdleConns(changesConns)
 	if err := s.version.unmap(); err != nil {
 		return fmt.Errorf("sqlite: load: %w", err)
 	}

@@ -52,6 +52,9 @@ var pragmas = []string{
 // connection at its own limit takes the least recently used page of the pool, often another
 // connection's, which then grows back with new pages. So the writer's cache is counted only
 // during writes: counted while idle, it let the readers hold many times the pages.
+// changesConns is the size of the change feed's pool.
+const changesConns = 2
+
 const (
 	readCacheKiB  = 1 << 10
 	writeCacheKiB = 64 << 10
@@ -62,6 +65,7 @@ type Store struct {
 	*sqlstore.DB // Get, Scan, Count and the key store
 	read         *sql.DB
 	readConns    int                           // the read pool's size
+	changes      *sql.DB                       // the change feed's reads (changesConns)
 	rowCounts    rowCounts                     // the searches' statistics (fts.go)
 	stmts        stmts                         // Find's prepared statements (stmts.go)
 	ordered      map[*record.Kind][]tableIndex // the tables' indexes, for Find's ordered reads (order.go)
@@ -135,15 +139,29 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	}
 	vdb.SetMaxOpenConns(1)
 	vdb.SetMaxIdleConns(1)
-	s := &Store{read: read, readConns: n, write: write, shm: shm, version: &versionReader{db: vdb, hold: shm},
+	// The change feed's reads have a pool of their own too: every request whose data version
+	// moved asks the feed what changed (the response cache's tracker, internal/respcache)
+	// before it can be answered from the cache, and behind the answers being computed in
+	// the read pool it waited for them, every request with it.
+	cdb, err := sql.Open("sqlite", readDSN)
+	if err != nil {
+		read.Close()
+		vdb.Close()
+		write.Close()
+		return nil, err
+	}
+	cdb.SetMaxOpenConns(changesConns)
+	cdb.SetMaxIdleConns(changesConns)
+	cdb.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{read: read, readConns: n, changes: cdb, write: write, shm: shm, version: &versionReader{db: vdb, hold: shm},
 		feed: store.FeedOptions{}.WithDefaults(), stmts: stmts{db: read}}
 	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
 		Dialect: sqlstore.SQLite, Classify: classify, Atomic: s.atomic})
 	if err := s.Ping(ctx); err != nil {
-		return nil, errors.Join(err, s.version.shut(), read.Close(), write.Close())
+		return nil, errors.Join(err, s.version.shut(), read.Close(), cdb.Close(), write.Close())
 	}
 	if s.ordered, err = readIndexes(ctx, write); err != nil {
-		return nil, errors.Join(mapErr(err), s.version.shut(), read.Close(), write.Close())
+		return nil, errors.Join(mapErr(err), s.version.shut(), read.Close(), cdb.Close(), write.Close())
 	}
 	return s, nil
 }
@@ -223,12 +241,12 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the database. The writer closes last, so its connection checkpoints the WAL;
 // the -shm descriptors are released after every connection (shm_unix.go).
 func (s *Store) Close() error {
-	err := errors.Join(s.version.shut(), s.stmts.close(), s.read.Close(), s.write.Close())
+	err := errors.Join(s.version.shut(), s.stmts.close(), s.read.Close(), s.changes.Close(), s.write.Close())
 	return errors.Join(err, s.shm.release())
 }
 
 // PoolStats reads the reader and writer pools.
 func (s *Store) PoolStats() []store.PoolStats {
 	return []store.PoolStats{sqlstore.PoolStatsOf("read", s.read), sqlstore.PoolStatsOf("write", s.write),
-		sqlstore.PoolStatsOf("version", s.version.db)}
+		sqlstore.PoolStatsOf("version", s.version.db), sqlstore.PoolStatsOf("changes", s.changes)}
 }

@@ -255,9 +255,9 @@ func TestPoolStatsCountWaits(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
 	before := s.PoolStats()
-	if len(before) != 3 || before[0].Pool != "read" || before[1].Pool != "write" || before[1].MaxOpen != 1 ||
-		before[2].Pool != "version" || before[2].MaxOpen != 1 {
-		t.Fatalf("pools %+v, want read, then write and version with one connection each", before)
+	if len(before) != 4 || before[0].Pool != "read" || before[1].Pool != "write" || before[1].MaxOpen != 1 ||
+		before[2].Pool != "version" || before[2].MaxOpen != 1 || before[3].Pool != "changes" || before[3].MaxOpen != changesConns {
+		t.Fatalf("pools %+v, want read, then write and version with one connection each, then changes", before)
 	}
 	held, err := s.write.Conn(ctx)
 	if err != nil {
@@ -291,5 +291,32 @@ func TestPoolStatsCountWaits(t *testing.T) {
 	}
 	if after.InUse != 0 || after.Idle != 1 {
 		t.Errorf("writer pool after: %+v, want its one connection idle", after)
+	}
+}
+
+// The change feed is read from a pool of its own: with every read connection held (answers
+// being computed), the feed's reads, which every request whose data version moved waits
+// for, still answer at once.
+func TestFeedReadsDoNotWaitForTheReadPool(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	for range s.readConns {
+		c, err := s.read.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	if w := s.PoolStats()[0]; w.InUse != s.readConns {
+		t.Fatalf("read pool %+v, want all %d connections in use", w, s.readConns)
+	}
+	// The bound only turns a wait for a read connection into a failure.
+	short, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := s.LatestCursor(short); err != nil {
+		t.Errorf("LatestCursor with the read pool in use: %v", err)
+	}
+	if _, _, err := s.Changes(short, 0, nil, 10); err != nil {
+		t.Errorf("Changes with the read pool in use: %v", err)
 	}
 }
