@@ -36,6 +36,9 @@ type streamsConfig struct {
 	importer []string
 	settle   time.Duration
 	timeout  time.Duration
+	// readBuf is each stream's read buffer (default 512 bytes, for many idle streams); a
+	// stream that brings records a second reads them in fewer calls with a larger one.
+	readBuf int
 }
 
 // streamsResult is what `loadgen streams` prints.
@@ -340,7 +343,7 @@ func openStream(ctx context.Context, c streamsConfig, src net.IP) (*sseConn, err
 		conn.Close()
 		return nil, err
 	}
-	r := bufio.NewReaderSize(conn, 512)
+	r := bufio.NewReaderSize(conn, max(c.readBuf, 512))
 	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
 		conn.Close()
