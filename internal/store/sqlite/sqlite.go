@@ -67,7 +67,8 @@ type Store struct {
 	readConns    int                           // the read pool's size
 	changes      *sql.DB                       // the change feed's reads (changesConns)
 	rowCounts    rowCounts                     // the searches' statistics (fts.go)
-	stmts        stmts                         // Find's prepared statements (stmts.go)
+	stmts        stmts                         // the read pool's prepared statements (stmts.go)
+	wstmts       stmts                         // the writer's prepared statements, for the shared code's writes
 	ordered      map[*record.Kind][]tableIndex // the tables' indexes, for Find's ordered reads (order.go)
 	write        *sql.DB
 	version      *versionReader
@@ -154,8 +155,9 @@ func open(ctx context.Context, path string, shm *shmHold) (*Store, error) {
 	cdb.SetMaxIdleConns(changesConns)
 	cdb.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{read: read, readConns: n, changes: cdb, write: write, shm: shm, version: &versionReader{db: vdb, hold: shm},
-		feed: store.FeedOptions{}.WithDefaults(), stmts: stmts{db: read}}
-	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: sqlstore.Std(read), Write: sqlstore.Std(write),
+		feed: store.FeedOptions{}.WithDefaults(), stmts: stmts{db: read}, wstmts: stmts{db: write}}
+	s.DB = sqlstore.New(sqlstore.Config{Name: "sqlite", Read: preparedQuerier{stmts: &s.stmts},
+		Write:   preparedQuerier{stmts: &s.wstmts},
 		Dialect: sqlstore.SQLite, Classify: classify, Atomic: s.atomic})
 	if err := s.Ping(ctx); err != nil {
 		return nil, errors.Join(err, s.version.shut(), read.Close(), cdb.Close(), write.Close())
@@ -241,7 +243,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the database. The writer closes last, so its connection checkpoints the WAL;
 // the -shm descriptors are released after every connection (shm_unix.go).
 func (s *Store) Close() error {
-	err := errors.Join(s.version.shut(), s.stmts.close(), s.read.Close(), s.changes.Close(), s.write.Close())
+	err := errors.Join(s.version.shut(), s.stmts.close(), s.wstmts.close(), s.read.Close(), s.changes.Close(), s.write.Close())
 	return errors.Join(err, s.shm.release())
 }
 

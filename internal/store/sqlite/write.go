@@ -245,7 +245,7 @@ func (s *Store) atomic(ctx context.Context, fn func(sqlstore.Querier) error) err
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer sqlTx.Rollback()
-	if err := fn(sqlstore.Std(sqlTx)); err != nil {
+	if err := fn(preparedQuerier{stmts: &s.wstmts, tx: sqlTx}); err != nil {
 		return err
 	}
 	return sqlTx.Commit()
