@@ -36,7 +36,7 @@
 #   DURATION=30s SETTLE=30s TICK=2s SCORES=20 EVENTS=3   each run's imports, and the wait after
 #   MQTT=mqtt://127.0.0.1:1883 (or off)   the broker
 #   BENCH_DATA=DIR         binaries, database and results (default bench/.data)
-#   PORT_BASE=18100        sportsdb listens there
+#   PORT_BASE=18100        sportsdb listens there, its profiling (--pprof) on PORT_BASE+1
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -59,6 +59,7 @@ MQTT=${MQTT:-mqtt://127.0.0.1:1883}
 DATA=${BENCH_DATA:-$HERE/.data}
 PORT_BASE=${PORT_BASE:-18100}
 ADDR=127.0.0.1:$PORT_BASE
+PPROF=127.0.0.1:$((PORT_BASE + 1))
 
 case $SCALE in demo | small) ;; *) echo "push.sh: SCALE=$SCALE: want demo or small" >&2; exit 2 ;; esac
 for n in "$HEALTHY" "$SLOW" "$FAILING"; do
@@ -115,7 +116,7 @@ done
 mqtt=()
 [[ $MQTT != off ]] && mqtt=(--mqtt "$MQTT" --mqtt-prefix "$PREFIX")
 say "starting sportsdb (webhooks to loopback allowed${mqtt:+, MQTT under $PREFIX})"
-"$BIN/sportsdb" serve --db "$DB" --addr "$ADDR" --log-level warn --webhook-allow-private "${mqtt[@]}" \
+"$BIN/sportsdb" serve --db "$DB" --addr "$ADDR" --pprof "$PPROF" --log-level warn --webhook-allow-private "${mqtt[@]}" \
 	--limits "free:1000000,premium:1000000,business:1000000" >"$RUN/serve.out" 2>"$RUN/serve.log" &
 PID=$!
 "$BIN/loadgen" wait -url "http://$ADDR/readyz" -since "$(date +%s%N)" -timeout 120s >/dev/null

@@ -54,6 +54,14 @@ type WebhookState struct {
 // go with it when it is deleted.
 func WebhookPush(id string) string { return "webhook/" + id }
 
+// Delivery is a webhook's state after a delivery, and the cursor of its push before and
+// after it (Webhooks.DeliveredWebhooks).
+type Delivery struct {
+	ID         string
+	State      WebhookState
+	From, Next int64
+}
+
 // Webhooks stores registered webhooks. It is optional: the webhooks API and the deliverer
 // type-assert it.
 type Webhooks interface {
@@ -71,6 +79,13 @@ type Webhooks interface {
 	// deliverer does: ErrNotFound when there is none or it was disabled meanwhile, so a
 	// disable that came during a delivery is never written over.
 	SetActiveWebhookState(ctx context.Context, id string, s WebhookState) error
+	// DeliveredWebhooks writes deliveries in one transaction: of each, the webhook's state,
+	// as SetActiveWebhookState does, and the cursor of its push, as Pushes.SavePushCursor
+	// does for holder. A delivery whose webhook is no longer active, or whose lease holder
+	// no longer holds, writes nothing of itself and gets ErrNotFound or ErrLeaseLost in its
+	// place of the first result; the others are written. The second result is the
+	// transaction's failure, when nothing was written.
+	DeliveredWebhooks(ctx context.Context, holder string, ds []Delivery) ([]error, error)
 	// DeleteWebhook removes one; ErrNotFound when there is none.
 	DeleteWebhook(ctx context.Context, id string) error
 }

@@ -97,6 +97,9 @@ type Deliverer struct {
 	client *http.Client
 	// quick and slow are the request slots (see worker.slot).
 	quick, slow chan struct{}
+	reads       *changeReads
+	// commit takes the deliveries to the committer (commit.go).
+	commit chan *commitReq
 }
 
 // New returns a deliverer over src; Run starts it.
@@ -130,7 +133,8 @@ func New(src Source, o Options) *Deliverer {
 		o.Holder = hex.EncodeToString(b)
 	}
 	return &Deliverer{o: o, src: src, client: o.Guard.Client(o.RequestTimeout),
-		quick: make(chan struct{}, o.Concurrency), slow: make(chan struct{}, o.Concurrency)}
+		quick: make(chan struct{}, o.Concurrency), slow: make(chan struct{}, o.Concurrency),
+		reads: newChangeReads(src, o.Images), commit: make(chan *commitReq)}
 }
 
 // Run delivers until ctx ends: it reads the webhooks every Poll, starts a worker for each
@@ -144,11 +148,20 @@ func (d *Deliverer) Run(ctx context.Context) {
 	}
 	workers := map[string]*running{}
 	var wg sync.WaitGroup
+	// The committer outlives the workers, whose last writes it takes.
+	cctx, stopCommits := context.WithCancel(context.WithoutCancel(ctx))
+	committed := make(chan struct{})
+	go func() {
+		defer close(committed)
+		d.commits(cctx)
+	}()
 	defer func() {
 		for _, r := range workers {
 			r.cancel()
 		}
 		wg.Wait()
+		stopCommits()
+		<-committed
 	}()
 	tick := time.NewTicker(d.o.Poll)
 	defer tick.Stop()
@@ -342,11 +355,13 @@ func (k *worker) step(ctx context.Context) error {
 const page = 100
 
 // deliver sends every change after the cursor that the webhook's filters select, in order,
-// storing the cursor after each 2xx (and after changes the filters skip), until one fails
-// or the feed is read to its end.
+// storing the cursor with each 2xx, until one fails or the feed is read to its end. The
+// changes the filters pass over are stored with the next delivery or once the pages are
+// read: a server stopped before that reads them again, and passes them over again.
 func (k *worker) deliver(ctx context.Context) error {
+	pos := k.cursor // read up to here; stored up to k.cursor
 	for ctx.Err() == nil {
-		changes, next, err := k.d.src.Changes(ctx, k.cursor, nil, page)
+		changes, next, err := k.d.src.Changes(ctx, pos, nil, page)
 		if errors.Is(err, store.ErrCursorExpired) {
 			return k.expired(ctx)
 		}
@@ -354,42 +369,36 @@ func (k *worker) deliver(ctx context.Context) error {
 			return err
 		}
 		for _, c := range changes {
-			p, selected, err := prepare(ctx, k.d.src, k.w, c)
+			_, body, selected, err := prepare(ctx, k.d.reads, k.w, c)
 			if err != nil {
 				return err
 			}
+			pos = c.Cursor
 			if !selected {
-				if err := k.save(ctx, c.Cursor); err != nil {
-					return err
-				}
-				continue
+				continue // stored with the next delivery, or at the page's end
 			}
-			ev, err := k.send(ctx, p)
+			ev, err := k.send(ctx, c.Cursor, body)
 			if err != nil {
 				return err
-			}
-			if ev.Err == "" {
-				err = k.save(ctx, c.Cursor)
 			}
 			k.count(ev)
 			if k.d.o.Observe != nil {
 				k.d.o.Observe(ev)
 			}
 			switch {
-			case err != nil:
-				return err
 			case ev.Disabled:
 				return errStop
 			case ev.Err != "":
 				return nil
 			}
 		}
-		if len(changes) < page {
-			if next > k.cursor {
-				return k.save(ctx, next)
-			}
-			return nil
+		pos = max(pos, next)
+		if len(changes) < page || ctx.Err() != nil {
+			break
 		}
+	}
+	if pos > k.cursor && ctx.Err() == nil {
+		return k.save(ctx, pos)
 	}
 	return ctx.Err()
 }
@@ -444,24 +453,20 @@ func (k *worker) save(ctx context.Context, cursor int64) error {
 	return nil
 }
 
-// send POSTs one message and records the outcome in the webhook's state; the event's Err
-// is "" when a 2xx came within Timeout.
-func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
-	body, err := p.body(ctx, k.d.o.Images)
-	if err != nil {
-		return Event{}, err
-	}
+// send POSTs one message and records the outcome: on a 2xx within Timeout (the event's
+// Err is "") the webhook's state and the cursor, in one transaction; otherwise the state.
+func (k *worker) send(ctx context.Context, cursor int64, body []byte) (Event, error) {
 	if err := k.stillActive(ctx); err != nil {
 		return Event{}, err
 	}
-	status, failure := k.post(ctx, p.c.Cursor, body)
+	status, failure := k.post(ctx, cursor, body)
 	if ctx.Err() != nil {
 		return Event{}, ctx.Err()
 	}
 	now := k.d.o.Clock.Now()
 	s := &k.w.WebhookState
 	s.LastStatus = status
-	ev := Event{Webhook: k.w.ID, Cursor: p.c.Cursor, Status: status, Err: failure}
+	ev := Event{Webhook: k.w.ID, Cursor: cursor, Status: status, Err: failure}
 	if failure == "" {
 		s.LastError, s.Failures, s.FailingSince, s.LastDelivery, s.NextAttempt = "", 0, time.Time{}, now, time.Time{}
 	} else {
@@ -478,10 +483,18 @@ func (k *worker) send(ctx context.Context, p prepared) (Event, error) {
 		}
 	}
 	// Only while still active: a disable that came during the request stands.
-	if err := k.d.src.SetActiveWebhookState(ctx, k.w.ID, *s); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return Event{}, errStop
+	var err error
+	if failure == "" {
+		if err = k.delivered(ctx, store.Delivery{ID: k.w.ID, State: *s, From: k.cursor, Next: cursor}); err == nil {
+			k.cursor = cursor
 		}
+	} else {
+		err = k.d.src.SetActiveWebhookState(ctx, k.w.ID, *s)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return Event{}, errStop
+	}
+	if err != nil {
 		return Event{}, err
 	}
 	return ev, nil

@@ -49,15 +49,17 @@ type prepared struct {
 // live score entry's, a lineup's) or the change's index values before and after (a delete,
 // a move). A change of a kind w does not take is passed over before anything is read, and
 // the event is read only for a league or team filter, the one thing that looks at it.
-func prepare(ctx context.Context, st store.Records, w store.Webhook, c store.Change) (prepared, bool, error) {
-	p := prepared{c: c}
+// The read and the message are shared with the other webhooks that deliver the change
+// (changeReads).
+func prepare(ctx context.Context, reads *changeReads, w store.Webhook, c store.Change) (prepared, []byte, bool, error) {
 	if len(w.Kinds) > 0 && !slices.Contains(w.Kinds, c.Kind.Name) {
-		return p, false, nil
+		return prepared{c: c}, nil, false, nil
 	}
-	if err := p.read(ctx, st, w.League != "" || w.Team != ""); err != nil {
-		return p, false, err
+	p, body, err := reads.read(ctx, c, w.League != "" || w.Team != "")
+	if err != nil {
+		return p, nil, false, err
 	}
-	return p, (w.League == "" || p.names(w.League, "league", leagueFields)) &&
+	return p, body, (w.League == "" || p.names(w.League, "league", leagueFields)) &&
 		(w.Team == "" || p.names(w.Team, "team", teamFields)), nil
 }
 

@@ -126,6 +126,42 @@ func (db *DB) SetActiveWebhookState(ctx context.Context, id string, s store.Webh
 	return db.changeWebhook(ctx, "webhook state", newWebhookSQL(db.c.Dialect).activeState, append([]any{id}, stateArgs(s)...)...)
 }
 
+// DeliveredWebhooks writes deliveries in one transaction (store.Webhooks). Of each, the
+// cursor goes first: on PostgreSQL its row stays locked to the transaction, so the lease
+// cannot pass to another holder before the state follows; a webhook disabled meanwhile
+// puts the cursor back where it was.
+func (db *DB) DeliveredWebhooks(ctx context.Context, holder string, ds []store.Delivery) ([]error, error) {
+	errs := make([]error, len(ds))
+	activeState, save := newWebhookSQL(db.c.Dialect).activeState, newPushSQL(db.c.Dialect).save
+	err := db.c.Atomic(ctx, func(q Querier) error {
+		for i, d := range ds {
+			name := store.WebhookPush(d.ID)
+			n, err := q.Exec(ctx, save, name, holder, d.Next)
+			if err != nil {
+				return err
+			}
+			if n != 1 {
+				errs[i] = store.ErrLeaseLost
+				continue
+			}
+			if n, err = q.Exec(ctx, activeState, append([]any{d.ID}, stateArgs(d.State)...)...); err != nil {
+				return err
+			}
+			if n != 1 {
+				errs[i] = store.ErrNotFound
+				if _, err := q.Exec(ctx, save, name, holder, d.From); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: delivered webhooks: %w", db.c.Name, db.MapErr(err))
+	}
+	return errs, nil
+}
+
 // DeleteWebhook removes a webhook and its progress (store.Webhooks).
 func (db *DB) DeleteWebhook(ctx context.Context, id string) error {
 	if err := db.changeWebhook(ctx, "delete webhook", newWebhookSQL(db.c.Dialect).del, id); err != nil {

@@ -57,6 +57,7 @@ func Webhooks(t *testing.T, st store.Store) {
 		if err := p.SavePushCursor(ctx, store.WebhookPush("wh_1"), "a", 9); err != nil {
 			t.Fatal(err)
 		}
+		delivered(t, st, w, t0)
 	}
 	if err := ws.DeleteWebhook(ctx, "wh_1"); err != nil {
 		t.Fatal(err)
@@ -75,5 +76,76 @@ func Webhooks(t *testing.T, st store.Store) {
 		if !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("%s of a deleted webhook: %v, want ErrNotFound", name, err)
 		}
+	}
+}
+
+// delivered checks DeliveredWebhooks on wh_1, disabled with its lease held by "a" at cursor
+// 9: nothing is written while it is disabled or by another holder; active, its state and
+// cursor are written together; one delivery refused leaves the others of its batch written.
+// It leaves the webhook disabled, as it found it.
+func delivered(t *testing.T, st store.Store, w store.Webhook, t0 time.Time) {
+	ctx := context.Background()
+	ws, p := st.(store.Webhooks), st.(store.Pushes)
+	cursorIs := func(what string, want int64) {
+		t.Helper()
+		if c, err := p.PushCursor(ctx, store.WebhookPush(w.ID)); err != nil || c != want {
+			t.Errorf("%s: cursor %d, %v; want %d", what, c, err, want)
+		}
+	}
+	stateIs := func(what string, want store.WebhookState) {
+		t.Helper()
+		if got, err := ws.Webhook(ctx, w.ID); err != nil || !reflect.DeepEqual(got.WebhookState, want) {
+			t.Errorf("%s: state %+v, %v; want %+v", what, got.WebhookState, err, want)
+		}
+	}
+	ok := store.WebhookState{Status: store.WebhookActive, LastStatus: 204, LastDelivery: t0.Add(time.Second)}
+	one := func(holder string) error {
+		t.Helper()
+		errs, err := ws.DeliveredWebhooks(ctx, holder, []store.Delivery{{ID: w.ID, State: ok, From: 9, Next: 10}})
+		if err != nil || len(errs) != 1 {
+			t.Fatalf("DeliveredWebhooks: %v, %v; want one answer", errs, err)
+		}
+		return errs[0]
+	}
+	if err := one("a"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a delivery recorded on a disabled webhook: %v, want ErrNotFound", err)
+	}
+	cursorIs("after a delivery on a disabled webhook", 9)
+	stateIs("after a delivery on a disabled webhook", w.WebhookState)
+
+	active := store.WebhookState{Status: store.WebhookActive, LastStatus: 503, LastError: "HTTP 503", Failures: 1, FailingSince: t0}
+	if err := ws.SetWebhookState(ctx, w.ID, active); err != nil {
+		t.Fatal(err)
+	}
+	if err := one("b"); !errors.Is(err, store.ErrLeaseLost) {
+		t.Fatalf("a delivery recorded by a holder without the lease: %v, want ErrLeaseLost", err)
+	}
+	cursorIs("after a delivery by another holder", 9)
+	stateIs("after a delivery by another holder (its state is not kept either)", active)
+
+	// A batch: wh_2's lease is another holder's, and its refusal leaves wh_1's written.
+	w2 := w
+	w2.ID, w2.WebhookState = "wh_2", active
+	if err := ws.AddWebhook(ctx, w2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.TakePushLease(ctx, store.WebhookPush(w2.ID), "b", t0, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	errs, err := ws.DeliveredWebhooks(ctx, "a", []store.Delivery{{ID: w2.ID, State: ok, From: store.NoCursor, Next: 3},
+		{ID: w.ID, State: ok, From: 9, Next: 10}})
+	if err != nil || len(errs) != 2 || !errors.Is(errs[0], store.ErrLeaseLost) || errs[1] != nil {
+		t.Fatalf("a batch of another holder's delivery and one's own: %v, %v; want [ErrLeaseLost, nil]", errs, err)
+	}
+	cursorIs("after a delivery", 10)
+	stateIs("after a delivery", ok)
+	if got, err := ws.Webhook(ctx, w2.ID); err != nil || !reflect.DeepEqual(got.WebhookState, active) {
+		t.Errorf("another holder's webhook: state %+v, %v; want it unchanged", got.WebhookState, err)
+	}
+	if err := ws.DeleteWebhook(ctx, w2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.SetWebhookState(ctx, w.ID, w.WebhookState); err != nil {
+		t.Fatal(err)
 	}
 }
