@@ -45,6 +45,9 @@
 #                          connections, pairs of runs (alone, with writes)
 #   PREMIUM_KEYS=16 FREE_KEYS=8 LIST_N=5000   the mixed list
 #   PORT_BASE=18096        sportsdb listens there, its profiling on PORT_BASE+1
+#   SERVER_CPUS=1 LOADGEN_CPUS=0   pin the server and the load generator to those CPUs
+#                          (taskset lists; default: unpinned), so that the load generator does
+#                          not take the server's cycles: the server alone on its cores
 #   PROFILE=on|off         the server's CPU profile over the run with writes, beside the results
 #                          (writes-$SCALE-STAMP-STORE.cpu.pprof; default on)
 set -euo pipefail
@@ -74,6 +77,12 @@ FREE_KEYS=${FREE_KEYS:-8}
 LIST_N=${LIST_N:-5000}
 PORT_BASE=${PORT_BASE:-18096}
 PROFILE=${PROFILE:-on}
+SERVER_CPUS=${SERVER_CPUS:-}
+LOADGEN_CPUS=${LOADGEN_CPUS:-}
+# The commands' prefixes that pin them (taskset execs the command: $! stays the server's).
+PIN_SERVER=() PIN_LOADGEN=()
+[[ -n $SERVER_CPUS ]] && PIN_SERVER=(taskset -c "$SERVER_CPUS")
+[[ -n $LOADGEN_CPUS ]] && PIN_LOADGEN=(taskset -c "$LOADGEN_CPUS")
 ADDR=127.0.0.1:$PORT_BASE
 PPROF=127.0.0.1:$((PORT_BASE + 1))
 
@@ -148,7 +157,7 @@ store() {
 	stream=$(keys business 1)
 
 	say "$name: starting sportsdb"
-	"$BIN/sportsdb" serve --db "$DSN" --addr "$ADDR" --pprof "$PPROF" --log-level warn \
+	"${PIN_SERVER[@]}" "$BIN/sportsdb" serve --db "$DSN" --addr "$ADDR" --pprof "$PPROF" --log-level warn \
 		--open-streams "business:$((N + 10))" \
 		--limits "free:1000000,premium:1000000,business:1000000" \
 		>"$RUN/serve-$name.out" 2>"$RUN/serve-$name.log" &
@@ -162,7 +171,7 @@ store() {
 	local profile=()
 	[[ $PROFILE == on ]] && profile=(-pprof "$PPROF" -cpu-profile "${RESULTS%.jsonl}-$name.cpu.pprof")
 	say "$name: $N streams; mixed alone, then with $RATE writes/s ($CONNS readers, $DURATION, load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	"$BIN/loadgen" writes -addr "$ADDR" -list "$RUN/lists/mixed.txt" -premium "$premium" -editors "$editors" \
+	"${PIN_LOADGEN[@]}" "$BIN/loadgen" writes -addr "$ADDR" -list "$RUN/lists/mixed.txt" -premium "$premium" -editors "$editors" \
 		-stream-key "$stream" -label "$name" -out "$RESULTS" -n "$N" -rate "$RATE" -writers "$WRITERS" \
 		-c "$CONNS" -d "$DURATION" -warmup "$WARMUP" -runs "$RUNS" "${profile[@]}"
 	cleanup
@@ -170,7 +179,11 @@ store() {
 
 say "building sportsdb and loadgen"
 (cd "$ROOT" && go build -o "$BIN/sportsdb" ./cmd/sportsdb && go build -o "$BIN/loadgen" ./bench/loadgen)
-echo "machine: $(nproc) cores, $(uptime)" >&2
+echo "machine: $(nproc) cores, $(uptime)${SERVER_CPUS:+; the server on CPUs $SERVER_CPUS}${LOADGEN_CPUS:+, the load generator on CPUs $LOADGEN_CPUS}" >&2
+if [[ -n $SERVER_CPUS$LOADGEN_CPUS ]] && ! command -v taskset >/dev/null; then
+	echo "writes.sh: SERVER_CPUS and LOADGEN_CPUS need taskset (util-linux)" >&2
+	exit 2
+fi
 for s in $STORES; do
 	store "$s"
 done
