@@ -369,7 +369,7 @@ func (k *worker) deliver(ctx context.Context) error {
 			return err
 		}
 		for _, c := range changes {
-			_, body, selected, err := prepare(ctx, k.d.reads, k.w, c)
+			body, selected, err := prepare(ctx, k.d.reads, k.w, c)
 			if err != nil {
 				return err
 			}

@@ -44,22 +44,22 @@ type prepared struct {
 	hasEv bool
 }
 
-// prepare reads a change for delivery to w and says whether w's filters select it: its
+// prepare reads a change for delivery to w, returns its message, and says whether w's filters select it: its
 // kind among the kinds, and the league and team among the ids of the record, its event (a
 // live score entry's, a lineup's) or the change's index values before and after (a delete,
 // a move). A change of a kind w does not take is passed over before anything is read, and
 // the event is read only for a league or team filter, the one thing that looks at it.
 // The read and the message are shared with the other webhooks that deliver the change
 // (changeReads).
-func prepare(ctx context.Context, reads *changeReads, w store.Webhook, c store.Change) (prepared, []byte, bool, error) {
+func prepare(ctx context.Context, reads *changeReads, w store.Webhook, c store.Change) ([]byte, bool, error) {
 	if len(w.Kinds) > 0 && !slices.Contains(w.Kinds, c.Kind.Name) {
-		return prepared{c: c}, nil, false, nil
+		return nil, false, nil
 	}
 	p, body, err := reads.read(ctx, c, w.League != "" || w.Team != "")
 	if err != nil {
-		return p, nil, false, err
+		return nil, false, err
 	}
-	return p, body, (w.League == "" || p.names(w.League, "league", leagueFields)) &&
+	return body, (w.League == "" || p.names(w.League, "league", leagueFields)) &&
 		(w.Team == "" || p.names(w.Team, "team", teamFields)), nil
 }
 

@@ -98,19 +98,43 @@ func (c *stmts) keep(query string, st *sql.Stmt) *sql.Stmt {
 
 // query runs query on the pool, or in tx when tx is not nil, through its prepared statement.
 func (c *stmts) query(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
-	st, err := c.get(ctx, query, tx != nil)
-	if err != nil {
-		return nil, err
-	}
+	st, q, err := c.on(ctx, tx, query)
 	switch {
-	case st == nil && tx == nil:
-		return c.db.QueryContext(ctx, query, args...)
+	case err != nil:
+		return nil, err
 	case st == nil:
-		return tx.QueryContext(ctx, query, args...)
-	case tx == nil:
-		return st.QueryContext(ctx, args...)
+		return q.QueryContext(ctx, query, args...)
 	}
-	return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	return st.QueryContext(ctx, args...)
+}
+
+// exec runs query as query does, for a statement that returns no rows.
+func (c *stmts) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	st, q, err := c.on(ctx, tx, query)
+	switch {
+	case err != nil:
+		return nil, err
+	case st == nil:
+		return q.ExecContext(ctx, query, args...)
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// on returns query's prepared statement, in tx when tx is not nil, or, when it is not kept
+// (yet), nil and where to run it unprepared.
+func (c *stmts) on(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, sqlstore.StdQuerier, error) {
+	st, err := c.get(ctx, query, tx != nil)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case tx == nil && st == nil:
+		return nil, c.db, nil
+	case st == nil:
+		return nil, tx, nil
+	case tx != nil:
+		return tx.StmtContext(ctx, st), nil, nil
+	}
+	return st, nil, nil
 }
 
 // close closes every kept statement.
@@ -126,23 +150,6 @@ func (c *stmts) close() error {
 		delete(c.m, q)
 	}
 	return first
-}
-
-// exec runs query on the pool, or in tx when tx is not nil, through its prepared statement.
-func (c *stmts) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
-	st, err := c.get(ctx, query, tx != nil)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case st == nil && tx == nil:
-		return c.db.ExecContext(ctx, query, args...)
-	case st == nil:
-		return tx.ExecContext(ctx, query, args...)
-	case tx == nil:
-		return st.ExecContext(ctx, args...)
-	}
-	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 }
 
 // preparedQuerier runs the shared code's statements (sqlstore.Querier) on a pool, or in a
