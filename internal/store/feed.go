@@ -35,7 +35,7 @@ type Change struct {
 	ID     string
 	Op     string
 	Time   time.Time
-	// Keys are the values of the record's exact and name indexes before and after the
+	// Keys are the values of the record's indexes (exact, name and list) before and after the
 	// change (each distinct value once), when Bounded: a query whose equality conditions
 	// none of them meets selected the record neither before nor after. A change that is not
 	// Bounded (the write did not know the record's earlier values) may touch any query of

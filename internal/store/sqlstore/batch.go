@@ -13,6 +13,9 @@ type Batch struct {
 	pending map[*record.Kind]*kindBatch
 	kinds   []*record.Kind // in order of first write, so parents are written first
 	n       int
+	// held are the records the transaction held (Tx.Hold), by kind and id: a replace of
+	// one knows what it replaces.
+	held map[*record.Kind]map[string]bool
 }
 
 type kindBatch struct {
@@ -26,6 +29,9 @@ type Entry struct {
 	R  record.Record
 	// Replace says the stored record does not count.
 	Replace bool
+	// Known says a replace knows the stored record it replaces: the transaction held it.
+	// Its change then has the record's index values before and after, as an upsert's.
+	Known bool
 }
 
 // KindBatch is the buffered records of one kind, in order of first write.
@@ -52,13 +58,14 @@ func (b *Batch) Add(r record.Record, replace bool) error {
 		b.pending[r.Kind] = kb
 		b.kinds = append(b.kinds, r.Kind)
 	}
+	known := replace && b.held[r.Kind][id]
 	switch e := kb.byID[id]; {
 	case e == nil:
-		kb.byID[id] = &Entry{ID: id, R: r.Clone(), Replace: replace}
+		kb.byID[id] = &Entry{ID: id, R: r.Clone(), Replace: replace, Known: known}
 		kb.ids = append(kb.ids, id)
 		b.n++
 	case replace:
-		e.R, e.Replace = r.Clone(), true
+		e.R, e.Replace, e.Known = r.Clone(), true, known
 	default:
 		// Merge is associative, so merging into the buffered merge of earlier upserts and
 		// the stored record later gives the same record as merging one at a time.
@@ -67,8 +74,21 @@ func (b *Batch) Add(r record.Record, replace bool) error {
 	return nil
 }
 
-// Drop forgets the buffered records of a kind (its table is being emptied).
+// Held notes that the transaction holds the record of kind k with that id, stored or not.
+func (b *Batch) Held(k *record.Kind, id string) {
+	if b.held == nil {
+		b.held = map[*record.Kind]map[string]bool{}
+	}
+	if b.held[k] == nil {
+		b.held[k] = map[string]bool{}
+	}
+	b.held[k][id] = true
+}
+
+// Drop forgets the buffered records of a kind (its table is being emptied), and which of
+// them were held.
 func (b *Batch) Drop(k *record.Kind) {
+	delete(b.held, k)
 	if kb := b.pending[k]; kb != nil {
 		b.n -= len(kb.ids)
 		b.pending[k] = &kindBatch{byID: map[string]*Entry{}}
@@ -94,11 +114,12 @@ func (b *Batch) Take() []KindBatch {
 	return out
 }
 
-// MergeIDs are the ids whose stored records the upserts merge into.
-func (kb KindBatch) MergeIDs() []string {
+// StoredIDs are the ids whose stored records the writes need: those the upserts merge into,
+// and those the known replaces replace.
+func (kb KindBatch) StoredIDs() []string {
 	var ids []string
 	for _, e := range kb.Entries {
-		if !e.Replace {
+		if !e.Replace || e.Known {
 			ids = append(ids, e.ID)
 		}
 	}
@@ -113,12 +134,14 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 		r := e.R
 		old, ok := stored[e.ID]
 		var prev record.Record
-		if ok && !e.Replace {
+		if ok && (!e.Replace || e.Known) {
 			var err error
 			if prev, err = record.DecodeDoc(kb.Kind, []byte(old)); err != nil {
 				return nil, fmt.Errorf("%s %q: %w", kb.Kind.Name, e.ID, err)
 			}
-			r = record.Merge(prev, r)
+			if !e.Replace {
+				r = record.Merge(prev, r)
+			}
 		}
 		row, err := NewRow(r)
 		if err != nil {
@@ -127,8 +150,9 @@ func (kb KindBatch) Rows(stored map[string]string) ([]Row, error) {
 		if ok && row.Doc == old {
 			continue
 		}
-		// An upsert's stored record was read (none stored: there was none); a replace's not.
-		row.Was, row.WasKnown = prev, !e.Replace
+		// An upsert's stored record was read (none stored: there was none), and a known
+		// replace's; another replace's not.
+		row.Was, row.WasKnown = prev, !e.Replace || e.Known
 		rows = append(rows, row)
 	}
 	return rows, nil

@@ -41,7 +41,7 @@ func TestBatchMergesReplacesAndDrops(t *testing.T) {
 	if two.ID != "2" || two.Replace || two.R.Str("strTeam") != "B" || two.R.Str("strSport") != "Rugby" {
 		t.Errorf("upsert twice: %+v", two)
 	}
-	if ids := kbs[0].MergeIDs(); len(ids) != 1 || ids[0] != "2" {
+	if ids := kbs[0].StoredIDs(); len(ids) != 1 || ids[0] != "2" {
 		t.Errorf("merge ids: %v", ids)
 	}
 	stored := map[string]string{"2": string(record.EncodeDoc(team("idTeam", "2", "strTeam", "Old", "strCountry", "Wales")))}

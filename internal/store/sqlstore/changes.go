@@ -126,9 +126,7 @@ func (c *ChangeSet) DeletedOne(k *record.Kind, id, doc string) {
 	}
 	vals := IndexValues(record.FromDoc(k, doc))
 	for i, ix := range k.Indexed {
-		if ix.Norm != record.List {
-			ks.add(ix.Column(), vals[i])
-		}
+		ks.add(ix.Column(), vals[i])
 	}
 }
 
@@ -198,8 +196,9 @@ func (c *ChangeSet) set(at map[string]int, k *record.Kind, id, op string) string
 	return id
 }
 
-// noteKeys adds the row's index values, before and after, to its change's keys. List
-// indexes are left out: no equality condition reads them.
+// noteKeys adds the row's index values, before and after, to its change's keys: list
+// indexes too, which the searches of an item read (the response cache judges a search by
+// them).
 func (c *ChangeSet) noteKeys(key changeKey, row Row) {
 	ks := c.keySet(key)
 	if ks == nil || ks.unknown {
@@ -214,9 +213,6 @@ func (c *ChangeSet) noteKeys(key changeKey, row Row) {
 		was = IndexValues(row.Was)
 	}
 	for i, ix := range key.kind.Indexed {
-		if ix.Norm == record.List {
-			continue
-		}
 		ks.add(ix.Column(), strings.Clone(row.Index[i]))
 		if was != nil {
 			ks.add(ix.Column(), strings.Clone(was[i]))

@@ -126,7 +126,7 @@ func (t *Tx) flush(ctx context.Context) error {
 		if err := t.look(ctx, kb.Kind); err != nil {
 			return err
 		}
-		stored, err := t.storedDocs(ctx, kb.Kind, t.Fresh.MayExist(kb.Kind, kb.MergeIDs()))
+		stored, err := t.storedDocs(ctx, kb.Kind, t.Fresh.MayExist(kb.Kind, kb.StoredIDs()))
 		if err != nil {
 			return err
 		}
@@ -282,6 +282,11 @@ func (t *Tx) read(ctx context.Context, op string, k *record.Kind, id string, hol
 	var doc string
 	if err == nil {
 		doc, err = t.storedDoc(ctx, k, id)
+	}
+	if hold && (err == nil || errors.Is(err, store.ErrNotFound)) {
+		// Held, the record cannot change under the transaction: a replace of it knows
+		// what it replaces.
+		t.Batch.Held(k, id)
 	}
 	if err != nil {
 		return record.Record{}, fmt.Errorf("%s: %s %s %q: %w", t.c.Name, op, k.Name, id, err)

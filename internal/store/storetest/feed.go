@@ -269,4 +269,43 @@ func testChangeKeys(t *testing.T, s store.Store) {
 	if got = keysOf(before); len(got) != 1 || got[0].Bounded {
 		t.Fatalf("replaced event: %+v; want one change, not bounded", got)
 	}
+	// A replace of a record the transaction holds (the records API's writes) knows what it
+	// replaces: its change has the values before and after, as an upsert's.
+	before = Latest(t, s)
+	err = s.Write(ctx, func(tx store.Tx) error {
+		if _, err := tx.(store.HoldTx).Hold(ctx, record.Event, "7"); err != nil {
+			return err
+		}
+		return tx.Replace(ctx, Rec(record.Event, "idEvent", "7", "idLeague", "400", "dateEvent", "2026-01-03"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got = keysOf(before); len(got) != 1 || !got[0].Bounded || !has(got[0], "c_idleague", "300") ||
+		!has(got[0], "c_idleague", "400") || !has(got[0], "c_dateevent", "2026-01-03") {
+		t.Fatalf("held and replaced event: %+v; want bounded, with idLeague 300 and 400 and dateEvent 2026-01-03", got)
+	}
+	// A list's values are kept too, folded as the store keeps them: the searches of an item
+	// read them.
+	before = Latest(t, s)
+	put(t, s, Rec(record.Team, "idTeam", "70", "strTeam", "Arsenal", "strTeamAlternate", "The Gunners, AFC"))
+	put(t, s, Rec(record.Team, "idTeam", "70", "strTeamAlternate", "Gooners"))
+	if got = keysOf(before); len(got) != 2 || !has(got[1], "l_strteamalternate", ",the gunners,afc,") ||
+		!has(got[1], "l_strteamalternate", ",gooners,") || !has(got[1], "n_strteam", "arsenal") {
+		t.Fatalf("team's alternate names changed: %+v; want both lists and its folded name", got)
+	}
+	// Held when there was none: the replace creates it, knowing there was none.
+	before = Latest(t, s)
+	err = s.Write(ctx, func(tx store.Tx) error {
+		if _, err := tx.(store.HoldTx).Hold(ctx, record.Event, "8"); !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("hold of a new event: %v", err)
+		}
+		return tx.Replace(ctx, Rec(record.Event, "idEvent", "8", "idLeague", "500"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got = keysOf(before); len(got) != 1 || !got[0].Bounded || !has(got[0], "c_idleague", "500") || has(got[0], "c_idleague", "400") {
+		t.Fatalf("held new event: %+v; want bounded, with idLeague 500 alone", got)
+	}
 }
