@@ -351,3 +351,15 @@ func reencode(out []byte, s string, i int) ([]byte, int, bool) {
 	}
 	return AppendString(out, string(u)), n, true
 }
+
+// Footprint is about how many bytes r holds: its doc, or its values and extras.
+func (r Record) Footprint() int {
+	n := 64 + len(r.doc)
+	for _, v := range r.values {
+		n += 24 + len(v.S)
+	}
+	for _, e := range r.extras {
+		n += 48 + len(e.Name) + len(e.Value.S)
+	}
+	return n
+}

@@ -85,8 +85,9 @@ type cacheEntry struct {
 	// generation imageGen.
 	images   bool
 	imageGen int64
-	// reads are the kinds the answer read as a whole, deps the records it read by id or by
-	// equality conditions, and cursor the change feed's as it was computed; tracked says
+	// reads are the kinds the answer read as a whole, deps the records it read by id, by
+	// values or by a search, and cursor the change feed's up to which it is right (as it was
+	// computed, moved on by the checks that found it still right, under mu); tracked says
 	// they are known (cachefeed.go).
 	reads   kindMask
 	deps    []dep
@@ -100,6 +101,11 @@ type Options struct {
 	DataVersion func(context.Context) (int64, error)
 	// Feed, when set, keeps the answers a change of data did not touch (cachefeed.go).
 	Feed store.Feed
+	// KeepFinds, with Feed, keeps the records the answers' Finds select, and answers the
+	// next computations' Finds from them, brought up to date from the feed (findcache.go).
+	// Only for computations that read the store and never write it: a computation that
+	// writes and reads again must read the store.
+	KeepFinds bool
 	// Now is the clock answers are computed with, which their expiry is measured on
 	// (default time.Now).
 	Now func() time.Time
@@ -120,6 +126,9 @@ type Options struct {
 	// Hits, Misses and Refreshes count answers from the cache, computed answers, and
 	// background recomputations of expired answers.
 	Hits, Misses, Refreshes func()
+	// FindsKept and FindsStored count the computations' Finds answered from kept records
+	// and from the store (KeepFinds).
+	FindsKept, FindsStored func()
 	// Hold is called before an answer from memory of more than 2 KiB is written, so that
 	// the connection can send headers and body in one write (a smaller one leaves in one
 	// write anyway).
@@ -163,6 +172,15 @@ func New(o Options) *Cache {
 	c := newResponseCache(o.DataVersion, o.MemoryBytes, spill)
 	if o.Feed != nil {
 		c.feed = &feedTracker{src: o.Feed}
+		if o.KeepFinds {
+			c.finds = newFindCache(findCacheBytes)
+			if o.FindsKept != nil {
+				c.finds.kept = o.FindsKept
+			}
+			if o.FindsStored != nil {
+				c.finds.stored = o.FindsStored
+			}
+		}
 	}
 	c.wait = o.Wait
 	if o.Now != nil {
@@ -225,6 +243,8 @@ type responseCache struct {
 	hold func(ctx context.Context, n int)
 	// feed, when set, keeps the answers a change of data did not touch (cachefeed.go).
 	feed *feedTracker
+	// finds, with feed, keeps the records of the computations' Finds (findcache.go).
+	finds *findCache
 	// wait, when set, gives a request the deadline it waits for its answer with, its own
 	// computation's or another request's (a flight), in place of the request's deadline,
 	// which still bounds the reads of the data version and the feed (serve --upstream:
@@ -591,14 +611,15 @@ func (c *responseCache) toFile(e *cacheEntry) *cacheEntry {
 		return e
 	}
 	f := &cacheEntry{key: e.key, slot: slot, size: e.size, etag: e.etag, status: e.status, form: e.form,
-		byteLen: len(e.key) + 256, reads: e.reads, deps: e.deps, cursor: e.cursor, tracked: e.tracked}
+		byteLen: len(e.key) + 256, reads: e.reads, deps: e.deps, tracked: e.tracked}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries[e.key] != e {
 		slot.release()
 		return e
 	}
-	f.version, f.expires, f.refreshing = e.version, e.expires, e.refreshing
+	// What get moves, under the lock: the version and the cursor the entry is right at.
+	f.version, f.cursor, f.expires, f.refreshing = e.version, e.cursor, e.expires, e.refreshing
 	c.remove(e)
 	c.insert(f)
 	return f

@@ -1,11 +1,14 @@
 package respcache
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -46,8 +49,31 @@ var kindBits = func() map[*record.Kind]kindMask {
 // every change names, so a change that does not say its values does not meet it.
 type dep struct {
 	kind    *record.Kind
-	clauses [][]store.IndexKey
+	clauses [][]depKey
 	byID    bool
+}
+
+// depKey is a value a record meets a clause with: in Column, the value itself, or, with
+// contains, a value that holds it (a substring search's needle: Contains, Prefix, ListHas and
+// ListContains select only records whose folded value holds the folded needle).
+type depKey struct {
+	store.IndexKey
+	contains bool
+}
+
+func (k depKey) String() string {
+	if k.contains {
+		return "{" + k.Column + " ~" + k.Value + "}"
+	}
+	return "{" + k.Column + " " + k.Value + "}"
+}
+
+// in says whether a record whose value in k's column is v meets k.
+func (k depKey) in(v store.IndexKey) bool {
+	if k.contains {
+		return v.Column == k.Column && strings.Contains(v.Value, k.Value)
+	}
+	return v == k.IndexKey
 }
 
 // idColumn is the key a change names its record's id with; index columns have a prefix.
@@ -84,20 +110,13 @@ func noteDep(ctx context.Context, d dep) {
 
 // noteGet notes a record read by id.
 func noteGet(ctx context.Context, k *record.Kind, id string) {
-	noteDep(ctx, dep{kind: k, clauses: [][]store.IndexKey{{{Column: idColumn, Value: id}}}, byID: true})
+	noteDep(ctx, dep{kind: k, clauses: [][]depKey{{{IndexKey: store.IndexKey{Column: idColumn, Value: id}}}}, byID: true})
 }
 
-// noteFind notes a query: a dep when its equality conditions bound the records it can
-// select, else its whole kind.
+// noteFind notes a query: a dep when its conditions of values and searches bound the records
+// it can select, else its whole kind.
 func noteFind(ctx context.Context, q store.Query) {
-	var clauses [][]store.IndexKey
-	for _, c := range q.Where {
-		// A condition that is not an equality narrows nothing here and is left out: the
-		// records the others select still include every record the query can select.
-		if keys, ok := clauseOf(q.Kind, c); ok {
-			clauses = append(clauses, keys)
-		}
-	}
+	clauses := clausesOf(q)
 	if len(clauses) == 0 {
 		noteRead(ctx, q.Kind)
 		return
@@ -105,22 +124,28 @@ func noteFind(ctx context.Context, q store.Query) {
 	noteDep(ctx, dep{kind: q.Kind, clauses: clauses})
 }
 
-// clauseOf is the keys of which a record that meets c holds one: its equality, or the
-// equalities of all its alternatives; false when c is not made of equalities alone.
-func clauseOf(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
-	if !c.ByEqualities() {
-		return nil, false
+// clausesOf is the clauses of q's conditions of values and searches. A condition of another
+// operator (a range, NotEmpty) narrows nothing here and is left out: the records the others
+// select still include every record the query can select.
+func clausesOf(q store.Query) [][]depKey {
+	var clauses [][]depKey
+	for _, c := range q.Where {
+		if keys, ok := clauseOf(q.Kind, c); ok {
+			clauses = append(clauses, keys)
+		}
 	}
-	return equalityKeys(k, c)
+	return clauses
 }
 
-// equalityKeys is clauseOf for a condition of equalities alone; false when one of them is
-// on a column without an index.
-func equalityKeys(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
+// clauseOf is the keys one of which a record that meets c holds: its value, or its needle,
+// or those of all its alternatives; false when c, or an alternative, is of another operator
+// or on a column without an index. The values are as the store compares them
+// (sqlstore.Builder.cond): folded on name and list columns.
+func clauseOf(k *record.Kind, c store.Cond) ([]depKey, bool) {
 	if len(c.Or) > 0 {
-		var keys []store.IndexKey
+		var keys []depKey
 		for _, sub := range c.Or {
-			more, ok := equalityKeys(k, sub)
+			more, ok := clauseOf(k, sub)
 			if !ok {
 				return nil, false
 			}
@@ -134,9 +159,19 @@ func equalityKeys(k *record.Kind, c store.Cond) ([]store.IndexKey, bool) {
 	}
 	v := c.Value
 	if c.Norm != record.Exact {
-		v = record.Fold(v) // as the store compares it (sqlstore.Builder.cond)
+		v = record.Fold(v)
 	}
-	return []store.IndexKey{{Column: ix.Column(), Value: v}}, true
+	col := ix.Column()
+	switch c.Op {
+	case store.Eq:
+		if c.Norm == record.List {
+			v = record.FoldList(c.Value) // the whole list
+		}
+		return []depKey{{IndexKey: store.IndexKey{Column: col, Value: v}}}, true
+	case store.Contains, store.Prefix, store.ListHas, store.ListContains:
+		return []depKey{{IndexKey: store.IndexKey{Column: col, Value: v}, contains: true}}, true
+	}
+	return nil, false
 }
 
 // done returns the kinds read as a whole and the deps.
@@ -180,6 +215,9 @@ func Tracking(st store.Records) store.Records { return readTracking{st} }
 
 func (s readTracking) Find(ctx context.Context, q store.Query) ([]record.Record, error) {
 	noteFind(ctx, q)
+	if scope, ok := ctx.Value(findScopeKey{}).(findScope); ok && q.Kind != nil {
+		return scope.find(ctx, s.Records, q)
+	}
 	return s.Records.Find(ctx, q)
 }
 
@@ -227,7 +265,8 @@ func (s readTracking) RecordsBySeqs(ctx context.Context, k *record.Kind, seqs []
 
 // feedTracker follows the change feed as far as the data version the cache has seen.
 type feedTracker struct {
-	src store.Feed
+	src     store.Feed
+	syncing sync.Mutex // held by the one sync that reads the feed
 
 	mu      sync.Mutex
 	synced  bool
@@ -240,7 +279,14 @@ type feedTracker struct {
 	// keysFrom that have deps are stale.
 	keys     map[trackedKey]int64
 	keysFrom int64
+	// recent are the changes read after recentFrom, oldest first, which kept Finds are
+	// brought up to date with (findcache.go); past maxRecent the older half goes.
+	recent     []store.Change
+	recentFrom int64
 }
+
+// maxRecent bounds the changes the tracker keeps for the kept Finds.
+const maxRecent = 16_384
 
 type trackedKey struct {
 	kind *record.Kind
@@ -264,6 +310,34 @@ func (f *feedTracker) note(c store.Change) {
 	for _, k := range c.Keys {
 		f.keys[trackedKey{c.Kind, k}] = c.Cursor
 	}
+	if len(f.recent) >= maxRecent {
+		half := len(f.recent) / 2
+		f.recentFrom = f.recent[half-1].Cursor
+		f.recent = append(f.recent[:0:0], f.recent[half:]...)
+	}
+	f.recent = append(f.recent, c)
+}
+
+// findChanges returns the changes of kind k with a cursor after from, up to to, oldest
+// first; false when the tracker has not read as far as to, or no longer keeps every change
+// after from.
+func (f *feedTracker) findChanges(k *record.Kind, from, to int64) ([]store.Change, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.synced || f.cursor < to || from < f.recentFrom {
+		return nil, false
+	}
+	i, _ := slices.BinarySearchFunc(f.recent, from, func(c store.Change, cursor int64) int { return cmp.Compare(c.Cursor, cursor+1) })
+	var out []store.Change
+	for _, c := range f.recent[i:] {
+		if c.Cursor > to {
+			break
+		}
+		if c.Kind == k {
+			out = append(out, c)
+		}
+	}
+	return out, true
 }
 
 // forget drops the keys remembered: answers with deps from before cursor are stale.
@@ -272,46 +346,70 @@ func (f *feedTracker) forget(cursor int64) {
 }
 
 // sync brings the tracker up to version and returns the cursor that covers it; an answer
-// computed after this call reflects every change up to that cursor.
+// computed after this call reflects every change up to that cursor. One sync runs at a time
+// (syncing), and it reads the feed without holding mu: the checks of the cached answers
+// (unchangedAt), which every request makes after a write, do not wait for the read.
 func (f *feedTracker) sync(ctx context.Context, version int64) (int64, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.synced && version <= f.version {
-		return f.cursor, nil
+	if cursor, ok := f.covers(version); ok {
+		return cursor, nil
 	}
-	if !f.synced {
+	f.syncing.Lock()
+	defer f.syncing.Unlock()
+	if cursor, ok := f.covers(version); ok {
+		return cursor, nil // another sync read as far meanwhile
+	}
+	// Only a sync changes synced and cursor, and this is the one.
+	f.mu.Lock()
+	synced, cursor := f.synced, f.cursor
+	f.mu.Unlock()
+	if !synced {
 		latest, err := f.src.LatestCursor(ctx)
 		if err != nil {
 			return 0, fmt.Errorf("read the change feed: %w", err)
 		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		f.cursor, f.version, f.synced = latest, version, true
 		f.changeAll(latest)
 		return f.cursor, nil
 	}
 	for {
-		cs, next, err := f.src.Changes(ctx, f.cursor, nil, 1000)
+		cs, next, err := f.src.Changes(ctx, cursor, nil, 1000)
 		if errors.Is(err, store.ErrCursorExpired) {
 			latest, lerr := f.src.LatestCursor(ctx)
 			if lerr != nil {
 				return 0, fmt.Errorf("read the change feed: %w", lerr)
 			}
+			f.mu.Lock()
 			f.cursor = latest
 			f.changeAll(latest)
+			f.mu.Unlock()
 			break
 		}
 		if err != nil {
 			return 0, fmt.Errorf("read the change feed: %w", err)
 		}
+		f.mu.Lock()
 		for _, c := range cs {
 			f.note(c)
 		}
-		f.cursor = next
+		f.cursor, cursor = next, next
+		f.mu.Unlock()
 		if len(cs) < 1000 {
 			break
 		}
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.version = version
 	return f.cursor, nil
+}
+
+// covers returns the tracker's cursor when it has read the feed as far as version.
+func (f *feedTracker) covers(version int64) (int64, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cursor, f.synced && version <= f.version
 }
 
 // changeAll makes every kind changed at cursor: no older entry survives.
@@ -320,30 +418,40 @@ func (f *feedTracker) changeAll(cursor int64) {
 		f.changed[i], f.blind[i] = cursor, cursor
 	}
 	f.forget(cursor)
+	f.recent, f.recentFrom = nil, cursor
 }
 
 // unchangedAt says whether, as far as the feed is read for version, no kind of reads
 // changed after cursor and no dep was met by a change after it.
 func (f *feedTracker) unchangedAt(reads kindMask, deps []dep, cursor, version int64) bool {
+	ok, _ := f.unchangedThrough(reads, deps, cursor, version)
+	return ok
+}
+
+// unchangedThrough is unchangedAt, and the cursor up to which the tracker has found nothing
+// changed: the last it has read.
+func (f *feedTracker) unchangedThrough(reads kindMask, deps []dep, cursor, version int64) (bool, int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.synced || f.version < version || (len(deps) > 0 && cursor < f.keysFrom) {
-		return false
+		return false, 0
 	}
 	for i := range f.changed {
 		if reads&(1<<i) != 0 && f.changed[i] > cursor {
-			return false
+			return false, 0
 		}
 	}
 	for _, d := range deps {
 		if f.met(d, cursor) {
-			return false
+			return false, 0
 		}
 	}
-	return true
+	return true, f.cursor
 }
 
-// met says whether a change after cursor may have touched the records of d.
+// met says whether a change after cursor may have touched the records of d. A value is
+// looked up among those the tracker remembers; a needle is looked for in the values of the
+// changes it keeps (recent), and met when those no longer reach back to cursor.
 func (f *feedTracker) met(d dep, cursor int64) bool {
 	if !d.byID && f.blind[bitIndex(kindBits[d.kind])] > cursor {
 		return true
@@ -351,8 +459,12 @@ func (f *feedTracker) met(d dep, cursor int64) bool {
 	for _, clause := range d.clauses {
 		hit := false
 		for _, k := range clause {
-			if f.keys[trackedKey{d.kind, k}] > cursor {
-				hit = true
+			if k.contains {
+				hit = f.holdsAfter(d.kind, k, cursor)
+			} else {
+				hit = f.keys[trackedKey{d.kind, k.IndexKey}] > cursor
+			}
+			if hit {
 				break
 			}
 		}
@@ -361,6 +473,21 @@ func (f *feedTracker) met(d dep, cursor int64) bool {
 		}
 	}
 	return true
+}
+
+// holdsAfter says whether a change of kind after cursor had a value that holds k's needle,
+// before or after; true when the changes kept do not reach back to cursor.
+func (f *feedTracker) holdsAfter(kind *record.Kind, k depKey, cursor int64) bool {
+	if cursor < f.recentFrom {
+		return true
+	}
+	for i := len(f.recent) - 1; i >= 0 && f.recent[i].Cursor > cursor; i-- {
+		c := f.recent[i]
+		if c.Kind == kind && slices.ContainsFunc(c.Keys, k.in) {
+			return true
+		}
+	}
+	return false
 }
 
 func bitIndex(b kindMask) int {
@@ -384,7 +511,12 @@ func (c *responseCache) feedStamp(ctx context.Context, r *http.Request, version 
 		c.warnOnce.Do(func() { c.warn("cached answers are kept for one data version only", err) })
 		return r
 	}
-	return r.WithContext(context.WithValue(r.Context(), stampKey{}, cursor))
+	stamped := context.WithValue(r.Context(), stampKey{}, cursor)
+	if c.finds != nil {
+		// The answer's Finds read kept records brought up to the same cursor (findcache.go).
+		stamped = context.WithValue(stamped, findScopeKey{}, findScope{cache: c.finds, feed: c.feed, cursor: cursor})
+	}
+	return r.WithContext(stamped)
 }
 
 type stampKey struct{}
@@ -399,8 +531,17 @@ func stampEntry(e *cacheEntry, ctx context.Context, reads *readSet) {
 
 // stillRight says whether an entry of another data version is still the answer at version:
 // the tracker has read the feed up to version, and nothing the entry read changed after it.
+// Then the entry's cursor moves up to the last change the tracker read, so that the next
+// check looks at the changes after that one only (a search's needle is looked for in each).
 func (c *responseCache) stillRight(e *cacheEntry, version int64) bool {
-	return c.feed != nil && e.tracked && c.feed.unchangedAt(e.reads, e.deps, e.cursor, version)
+	if c.feed == nil || !e.tracked {
+		return false
+	}
+	ok, through := c.feed.unchangedThrough(e.reads, e.deps, e.cursor, version)
+	if ok && through > e.cursor {
+		e.cursor = through
+	}
+	return ok
 }
 
 // feedTracking is a change feed read by an answer the cache keeps.

@@ -29,8 +29,8 @@ func TestReadSetPromotesManyDeps(t *testing.T) {
 	}
 }
 
-// The clauses of a query are its equalities, folded as the store compares them; an
-// alternative of equalities is one clause, and a condition of another operator is left out.
+// The clauses of a query are its equalities and its searches, folded as the store compares
+// them; an alternative is one clause, and a condition of another operator is left out.
 func TestFindClauses(t *testing.T) {
 	ctx, rs := withReadSet(context.Background())
 	noteFind(ctx, store.Query{Kind: record.Event, Where: []store.Cond{
@@ -38,10 +38,42 @@ func TestFindClauses(t *testing.T) {
 		{Field: "strSport", Norm: record.Name, Value: "Soccer"},
 		{Field: "strTimestamp", Op: store.Ge, Value: "2026"},
 	}})
-	_, deps := rs.done()
-	want := "[[{c_idhometeam 1} {c_idawayteam 1}] [{n_strsport soccer}]]"
-	if len(deps) != 1 || fmt.Sprint(deps[0].clauses) != want {
-		t.Fatalf("deps %v; want clauses %s", deps, want)
+	noteFind(ctx, store.Query{Kind: record.Team, Where: []store.Cond{
+		{Or: []store.Cond{{Field: "strTeam", Norm: record.Name, Op: store.Contains, Value: "Réal"},
+			{Field: "strTeamAlternate", Norm: record.List, Op: store.ListContains, Value: "Real"}}},
+	}})
+	mask, deps := rs.done()
+	want := []string{"[[{c_idhometeam 1} {c_idawayteam 1}] [{n_strsport soccer}]]", "[[{n_strteam ~real} {l_strteamalternate ~real}]]"}
+	if mask != 0 || len(deps) != 2 || fmt.Sprint(deps[0].clauses) != want[0] || fmt.Sprint(deps[1].clauses) != want[1] {
+		t.Fatalf("mask %b, deps %v; want no kind whole and clauses %s", mask, deps, want)
+	}
+}
+
+// A search depends on the records whose values hold its needle: a change meets it when one
+// of its values, before or after, holds the needle, or when the changes the tracker keeps no
+// longer reach back to the answer.
+func TestFeedTrackerMeetsSearches(t *testing.T) {
+	f := &feedTracker{synced: true, version: 1}
+	f.changeAll(0)
+	search := func(needle string) dep {
+		return dep{kind: record.Team, clauses: [][]depKey{{{IndexKey: store.IndexKey{Column: "n_strteam", Value: needle}, contains: true},
+			{IndexKey: store.IndexKey{Column: "l_strteamalternate", Value: needle}, contains: true}}}}
+	}
+	f.note(store.Change{Cursor: 1, Kind: record.Team, ID: "5", Bounded: true, Keys: []store.IndexKey{
+		{Column: "n_strteam", Value: "arsenal"}, {Column: "l_strteamalternate", Value: ",the gunners,afc,"}}})
+	for needle, want := range map[string]bool{"sena": true, "gunner": true, "afc": true, "chelsea": false, "5": false} {
+		if got := !f.unchangedAt(0, []dep{search(needle)}, 0, 1); got != want {
+			t.Errorf("search %q after a change of Arsenal: met %v, want %v", needle, got, want)
+		}
+	}
+	if !f.unchangedAt(0, []dep{search("sena")}, 1, 1) {
+		t.Error("a search answered after the change: met by it")
+	}
+	for c := int64(2); c <= maxRecent+1; c++ {
+		f.note(store.Change{Cursor: c, Kind: record.Event, ID: fmt.Sprint(c), Bounded: true})
+	}
+	if f.unchangedAt(0, []dep{search("chelsea")}, 0, 1) {
+		t.Error("a search older than the changes kept: not met")
 	}
 }
 
@@ -51,9 +83,9 @@ func TestFeedTrackerMeetsDeps(t *testing.T) {
 	f := &feedTracker{synced: true, version: 1}
 	f.changeAll(0)
 	league := func(id string) dep {
-		return dep{kind: record.Event, clauses: [][]store.IndexKey{{{Column: "c_idleague", Value: id}}, {{Column: "c_strseason", Value: "2025"}}}}
+		return dep{kind: record.Event, clauses: [][]depKey{{{IndexKey: store.IndexKey{Column: "c_idleague", Value: id}}}, {{IndexKey: store.IndexKey{Column: "c_strseason", Value: "2025"}}}}}
 	}
-	byID := dep{kind: record.Event, clauses: [][]store.IndexKey{{{Column: idColumn, Value: "9"}}}, byID: true}
+	byID := dep{kind: record.Event, clauses: [][]depKey{{{IndexKey: store.IndexKey{Column: idColumn, Value: "9"}}}}, byID: true}
 	f.note(store.Change{Cursor: 1, Kind: record.Event, ID: "5", Bounded: true, Keys: []store.IndexKey{
 		{Column: "c_idleague", Value: "1"}, {Column: "c_idleague", Value: "2"}, {Column: "c_strseason", Value: "2025"}}})
 	for _, tc := range []struct {
@@ -78,12 +110,12 @@ func TestFeedTrackerForgetsOldKeys(t *testing.T) {
 		f.note(store.Change{Cursor: c, Kind: record.Event, ID: fmt.Sprint(c), Bounded: true})
 	}
 	get := func(id string) []dep {
-		return []dep{{kind: record.Team, clauses: [][]store.IndexKey{{{Column: idColumn, Value: id}}}, byID: true}}
+		return []dep{{kind: record.Team, clauses: [][]depKey{{{IndexKey: store.IndexKey{Column: idColumn, Value: id}}}}, byID: true}}
 	}
 	if f.unchangedAt(0, get("1"), 1, 1) {
 		t.Error("an answer from before the remembered keys is taken as unchanged")
 	}
-	evt := []dep{{kind: record.Event, clauses: [][]store.IndexKey{{{Column: idColumn, Value: fmt.Sprint(maxKeys + 1)}}}, byID: true}}
+	evt := []dep{{kind: record.Event, clauses: [][]depKey{{{IndexKey: store.IndexKey{Column: idColumn, Value: fmt.Sprint(maxKeys + 1)}}}}, byID: true}}
 	if !f.unchangedAt(0, get("1"), maxKeys, 1) || f.unchangedAt(0, evt, maxKeys, 1) {
 		t.Error("the remembered records are not told apart")
 	}

@@ -24,6 +24,7 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	cache    *prometheus.CounterVec
+	finds    *prometheus.CounterVec
 	// routes holds the series of each route, made at start: finding them by label values
 	// would cost two hashes of the labels and two lookups on every request.
 	routes map[string]*routeSeries
@@ -56,6 +57,10 @@ func newMetrics(routes []string) *metrics {
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sportsdb_response_cache_total", Help: "Response cache lookups by result.",
 		}, []string{"result"}),
+		finds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sportsdb_response_cache_finds_total",
+			Help: "Queries of computed answers by where their records came from: kept records brought up to date, or the store.",
+		}, []string{"source"}),
 		routes: make(map[string]*routeSeries, len(routes)),
 	}
 	for _, r := range routes {
@@ -63,7 +68,7 @@ func newMetrics(routes []string) *metrics {
 			m.routes[r] = &routeSeries{name: r}
 		}
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.cache,
+	m.reg.MustRegister(m.requests, m.duration, m.cache, m.finds,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

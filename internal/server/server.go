@@ -126,6 +126,11 @@ func New(cfg Config) *Server {
 		Misses:    s.metrics.cache.WithLabelValues("miss").Inc,
 		Refreshes: s.metrics.cache.WithLabelValues("refresh").Inc,
 		Hold:      HoldAnswer,
+		// Answers read the store only, unless they read through to an upstream, which
+		// writes what it fetched and computes again: then each Find goes to the store.
+		KeepFinds:   cfg.Upstream == nil,
+		FindsKept:   s.metrics.finds.WithLabelValues("kept").Inc,
+		FindsStored: s.metrics.finds.WithLabelValues("store").Inc,
 	}
 	if cfg.Upstream != nil {
 		opts.Wait = s.waitForUpstream
