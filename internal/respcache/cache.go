@@ -319,7 +319,13 @@ func (c *responseCache) Serve(w http.ResponseWriter, r *http.Request, key string
 	r = c.feedStamp(short, r, version)
 	var f *flight
 	if len(key) <= maxCacheKey {
-		if e, refresh := c.get(key, version, gen); e != nil {
+		e, refresh, stale := c.get(key, version, gen)
+		if stale {
+			// An answer a change made stale is asked for again: its queries are worth
+			// keeping, and the kept ones worth bringing up to date (findcache.go).
+			r = c.keepingFinds(r)
+		}
+		if e != nil {
 			if e.spillable {
 				e = c.toFile(e)
 			}
@@ -490,22 +496,22 @@ func (c *responseCache) refresh(r *http.Request, key string, version, gen int64,
 
 // get returns the entry for key at this data version and generation of the Rewriter's set,
 // and whether the caller should start its background refresh (the entry has expired and no
-// refresh runs yet).
-func (c *responseCache) get(key string, version, gen int64) (e *cacheEntry, refresh bool) {
+// refresh runs yet); stale says there was an entry that a change of data made wrong.
+func (c *responseCache) get(key string, version, gen int64) (e *cacheEntry, refresh, stale bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	if e.images && e.imageGen != gen {
 		c.remove(e)
-		return nil, false
+		return nil, false, false
 	}
 	if e.version != version {
 		if !c.stillRight(e, version) {
 			c.remove(e)
-			return nil, false
+			return nil, false, true
 		}
 		e.version = version
 	}
@@ -513,14 +519,14 @@ func (c *responseCache) get(key string, version, gen int64) (e *cacheEntry, refr
 		now := c.now()
 		if !now.Before(e.expires.Add(c.stale)) {
 			c.remove(e) // too old to serve while refreshing
-			return nil, false
+			return nil, false, false
 		}
 		if !now.Before(e.expires) && !e.refreshing {
 			e.refreshing, refresh = true, true
 		}
 	}
 	c.listOf(e).MoveToFront(e.elem)
-	return e, refresh
+	return e, refresh, false
 }
 
 // put keeps an entry. A large answer stays in memory until it is asked again: most answers

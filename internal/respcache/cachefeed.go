@@ -511,12 +511,17 @@ func (c *responseCache) feedStamp(ctx context.Context, r *http.Request, version 
 		c.warnOnce.Do(func() { c.warn("cached answers are kept for one data version only", err) })
 		return r
 	}
-	stamped := context.WithValue(r.Context(), stampKey{}, cursor)
-	if c.finds != nil {
-		// The answer's Finds read kept records brought up to the same cursor (findcache.go).
-		stamped = context.WithValue(stamped, findScopeKey{}, findScope{cache: c.finds, feed: c.feed, cursor: cursor})
+	return r.WithContext(context.WithValue(r.Context(), stampKey{}, cursor))
+}
+
+// keepingFinds is r, stamped, with the kept Finds: its answer's Finds read kept records
+// brought up to the same cursor, and keep what they read (findcache.go).
+func (c *responseCache) keepingFinds(r *http.Request) *http.Request {
+	cursor, ok := r.Context().Value(stampKey{}).(int64)
+	if c.finds == nil || !ok {
+		return r
 	}
-	return r.WithContext(stamped)
+	return r.WithContext(context.WithValue(r.Context(), findScopeKey{}, findScope{cache: c.finds, feed: c.feed, cursor: cursor}))
 }
 
 type stampKey struct{}

@@ -18,10 +18,12 @@ import (
 // queries again, and those queries were most of what a write cost the readers: a commit on
 // SQLite also empties every reader's page cache.
 //
-// So the answers' computations keep the records of their Finds (findCache), each with the
-// feed cursor its request was stamped with, and the next computation of the same query
-// brings the kept records up to its own cursor from the changes the tracker read, when it
-// can tell that no record came into the selection or left it, and none moved in its order:
+// So the computations of answers a change made stale keep the records of their Finds
+// (findCache), each with the feed cursor its request was stamped with, and the next such
+// computation of the same query brings the kept records up to its own cursor from the
+// changes the tracker read, when it can tell that no record came into the selection or left
+// it, and none moved in its order (an answer computed for the first time, a search asked
+// once, keeps nothing: the cache would only cost it):
 //
 //   - a change of a record the kept selection holds: the record is read again (by id) and
 //     takes its old place when its values of every field the query names (conditions and

@@ -11,6 +11,8 @@ import (
 
 	"sportsdb/internal/record"
 	"sportsdb/internal/store"
+	"sportsdb/internal/store/pgtest"
+	"sportsdb/internal/store/postgres"
 	"sportsdb/internal/store/sqlite"
 )
 
@@ -20,12 +22,26 @@ import (
 // ranges, sort keys and limits; and most of them are answered from the kept records, which
 // a test of the store's answers alone would not show.
 func TestKeptFindsSelectWhatTheStoreSelects(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "finds.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		testKeptFinds(t, st)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		st, err := postgres.Open(context.Background(), pgtest.FreshSchema(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		testKeptFinds(t, st)
+	})
+}
+
+func testKeptFinds(t *testing.T, st store.Store) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "finds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	rng := rand.New(rand.NewPCG(41, 7))
 	event := func(id int) record.Record {
 		r := record.Event.NewRecord()
