@@ -222,15 +222,18 @@ func serveProfiling(addr string, logger *slog.Logger) (stop func(), err error) {
 	return func() { _ = hs.Close() }, nil
 }
 
-// goHeadroomMB is the Go memory a server needs besides its response cache, in three parts:
+// goHeadroomMB is the Go memory a server needs besides its response cache, in four parts:
 // answers being computed, connections' buffers and the rate limiter's windows (the first
 // term); the name index of the searches (internal/store/nameindex, the second, sized for
-// the full-scale data set); and what the SQLite readers' smaller page caches gave up to the
+// the full-scale data set); what the SQLite readers' smaller page caches gave up to the
 // heap (internal/store/sqlite, the third), without which the collector, its goal too close
 // to the live heap under uncached searches, ran often enough to cost a large share of the
-// CPU. The process holds more than the Go limit (SQLite's page caches and statements, the
-// mapped program). The figures behind each part are in docs/PERFORMANCE.md.
-const goHeadroomMB = 86 + 64 + 18
+// CPU; and the records of the queries the response cache keeps for the answers writes make
+// stale (internal/respcache, findCacheBytes, the fourth), which would otherwise take the
+// same room from the collector. The process holds more than the Go limit (SQLite's page
+// caches and statements, the mapped program). The figures behind each part are in
+// docs/PERFORMANCE.md.
+const goHeadroomMB = 86 + 64 + 18 + 32
 
 // limitGoMemory gives the Go runtime a soft memory limit of the response cache's budget plus
 // headroom, unless GOMEMLIMIT sets one. Without it the collector lets the heap grow to twice
