@@ -18,6 +18,12 @@ const (
 	// pollListening: on PostgreSQL notifications wake the watcher; the poll is the fallback
 	// for a lost listening connection, still within the 1 s the contract allows.
 	pollListening = 500 * time.Millisecond
+	// publishGap is the least time between two publishes while the data keeps changing: the
+	// changes of a burst of commits (a notification each on PostgreSQL, several polls on
+	// SQLite) go to the streams together, one write to each connection, rather than one
+	// write per commit. A change that comes after a quiet spell is published at its poll or
+	// notification.
+	publishGap = 200 * time.Millisecond
 	// fetchPage changes are read and rendered at a time.
 	fetchPage = 500
 	// windowSize recent events stay in memory; a stream further behind reads the store.
@@ -46,6 +52,11 @@ type Hub struct {
 	changed chan struct{}
 	pings   int64 // pings so far: one ticker for every stream
 	stopped bool  // the server drains
+
+	// now and timer are the watcher's clock for the gap between publishes (publishGap):
+	// time.Now and time.After, a test's own in tests.
+	now   func() time.Time
+	timer func(time.Duration) <-chan time.Time
 }
 
 // NewHub returns a hub on the store of rd. draining, when it turns true, ends every stream.
@@ -58,7 +69,7 @@ func NewHub(rd Renderer, draining func() bool, log *slog.Logger) *Hub {
 		log = slog.Default()
 	}
 	return &Hub{rd: rd, poll: poll, pingGap: DefaultPing, draining: draining, log: log,
-		changed: make(chan struct{})}
+		changed: make(chan struct{}), now: time.Now, timer: time.After}
 }
 
 // SetPing sets how often idle streams send a ping comment (DefaultPing unless set); it holds
@@ -201,20 +212,33 @@ func (h *Hub) watch(ctx context.Context, gen int) {
 	defer tick.Stop()
 	seen := int64(-1)
 	failing := false // a failure is logged once, not at every poll until the database is back
+	var published time.Time
 	for {
 		if h.draining != nil && h.draining() {
 			h.stop()
 		}
+		head := h.cursor()
 		err := h.poll1(ctx, gen, &seen)
 		if err != nil && !failing {
 			h.warn(ctx, "live: follow the change feed", err)
 		}
 		failing = err != nil
+		if h.cursor() != head {
+			published = h.now()
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		case <-wake:
+		}
+		// Past a publish, the next waits out the gap: what commits meanwhile goes with it.
+		if wait := publishGap - h.now().Sub(published); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-h.timer(wait):
+			}
 		}
 	}
 }
