@@ -145,7 +145,24 @@ func (c *answerConn) WriteBuffers(v *net.Buffers) (int64, error) {
 	if err := c.flush(); err != nil {
 		return 0, err
 	}
-	return v.WriteTo(c.Conn)
+	if _, ok := c.Conn.(*net.TCPConn); ok {
+		return v.WriteTo(c.Conn) // one writev
+	}
+	// Without writev (TLS, a wrapped connection) the buffers go in one write: one TLS record
+	// rather than one a buffer, and a stream's chunk is not cut between its parts by a
+	// deadline, which would leave the client a malformed answer.
+	bp := heldBufs.Get().(*[]byte)
+	b := (*bp)[:0]
+	for _, p := range *v {
+		b = append(b, p...)
+	}
+	*v = nil
+	n, err := c.Conn.Write(b)
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+		heldBufs.Put(bp)
+	}
+	return int64(n), err
 }
 
 // CloseWrite keeps the half-close net/http makes before closing a connection.

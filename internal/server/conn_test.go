@@ -213,3 +213,34 @@ func TestCacheAnswersLeaveInOneWrite(t *testing.T) {
 		t.Errorf("after HEAD: body of %d bytes, want %d", len(got), len(big))
 	}
 }
+
+// A vector of buffers (a stream's chunk: its size, the shared frames, the end) leaves in
+// one write on a connection without writev (TLS, a wrapped one), whole: a deadline between
+// its parts would leave the client a cut chunk. On a TCP connection it is one writev.
+func TestBuffersLeaveInOneWriteWithoutWritev(t *testing.T) {
+	counted := &countingListener{}
+	server, client := net.Pipe()
+	defer client.Close()
+	c := &answerConn{Conn: &countingConn{Conn: server, l: counted}}
+	parts := [][]byte{[]byte("f\r\n"), []byte("event: team\n"), []byte("data: {}\n\n"), []byte("\r\n")}
+	var want []byte
+	for _, p := range parts {
+		want = append(want, p...)
+	}
+	got := make(chan []byte)
+	go func() {
+		b := make([]byte, len(want))
+		_, _ = io.ReadFull(client, b)
+		got <- b
+	}()
+	v := net.Buffers(parts)
+	if n, err := c.WriteBuffers(&v); err != nil || n != int64(len(want)) {
+		t.Fatalf("WriteBuffers: %d, %v; want %d", n, err, len(want))
+	}
+	if b := <-got; !bytes.Equal(b, want) {
+		t.Errorf("read %q, want %q", b, want)
+	}
+	if sizes := counted.sizes(); len(sizes) != 1 || sizes[0] != len(want) {
+		t.Errorf("writes %v, want one of %d bytes", sizes, len(want))
+	}
+}
