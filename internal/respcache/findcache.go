@@ -111,16 +111,18 @@ func (c *findCache) patch(ctx context.Context, st store.Records, feed *feedTrack
 	if !ok {
 		return nil, false
 	}
-	var at map[string]int // the kept records' places by id, made at the first change
+	if len(changes) == 0 { // none of q's kind: the same records, at the new cursor
+		c.keep(key, cursor, e.recs)
+		c.kept()
+		return slices.Clone(e.recs), true
+	}
+	at, ok := places(e.recs) // the kept records' places by id
+	if !ok {
+		return nil, false
+	}
+	clauses := clausesOf(q)
 	touched := map[string]int{}
-	var clauses [][]depKey
 	for _, ch := range changes {
-		if at == nil {
-			if at, ok = places(e.recs); !ok {
-				return nil, false
-			}
-			clauses = clausesOf(q)
-		}
 		if pos, ok := at[ch.ID]; ok {
 			if ch.Op == store.OpDelete {
 				return nil, false
