@@ -421,15 +421,9 @@ func (f *feedTracker) changeAll(cursor int64) {
 	f.recent, f.recentFrom = nil, cursor
 }
 
-// unchangedAt says whether, as far as the feed is read for version, no kind of reads
-// changed after cursor and no dep was met by a change after it.
-func (f *feedTracker) unchangedAt(reads kindMask, deps []dep, cursor, version int64) bool {
-	ok, _ := f.unchangedThrough(reads, deps, cursor, version)
-	return ok
-}
-
-// unchangedThrough is unchangedAt, and the cursor up to which the tracker has found nothing
-// changed: the last it has read.
+// unchangedThrough says whether, as far as the feed is read for version, no kind of reads
+// changed after cursor and no dep was met by a change after it; and the cursor up to which
+// the tracker has found nothing changed: the last it has read.
 func (f *feedTracker) unchangedThrough(reads kindMask, deps []dep, cursor, version int64) (bool, int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -154,3 +154,9 @@ func TestNameSearchNotedOnce(t *testing.T) {
 		}
 	}
 }
+
+// unchangedAt is unchangedThrough without the cursor, as the tests ask.
+func (f *feedTracker) unchangedAt(reads kindMask, deps []dep, cursor, version int64) bool {
+	ok, _ := f.unchangedThrough(reads, deps, cursor, version)
+	return ok
+}
