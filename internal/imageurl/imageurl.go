@@ -65,6 +65,9 @@ type heldSet struct {
 	version int64
 	gen     int64
 	paths   map[string]struct{}
+	// writes is the store's count of image writes read before paths (store.Images.
+	// ImageWrites); -1 before the first load. While it stays the same, so do the paths.
+	writes int64
 }
 
 type baseForms struct{ plain, escaped []byte }
@@ -82,7 +85,7 @@ func New(o Options) *Rewriter {
 	for _, h := range o.Hosts {
 		w.hosts = append(w.hosts, []byte(strings.ToLower(h)))
 	}
-	w.held.Store(&heldSet{version: -1})
+	w.held.Store(&heldSet{version: -1, writes: -1})
 	return w
 }
 
@@ -103,6 +106,9 @@ const keyMark = "\x00images:"
 // answer that named an image address depends on it. A version older than the one loaded is
 // answered with the newer set, which holds as much.
 //
+// The paths are read again only when the store's count of image writes moved since the
+// last load: a write of records moves the data version too, and costs one read of the count.
+//
 // A set that is not up to date is never wrong, only late: the answers computed with it
 // carry its generation and are computed again once the set that replaces it differs. So a
 // request that finds a load running does not wait for it, and after a slow load the next
@@ -118,12 +124,25 @@ func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	}
 	defer w.mu.Unlock()
 	h = w.held.Load()
-	if h.version >= version || w.o.Now().Before(w.nextLoad) {
+	if h.version >= version {
+		return h.gen, nil
+	}
+	// The count is read before the paths: a write after it moves it again, so a set loaded
+	// with a write it did not see is loaded anew at the next version.
+	writes, err := w.o.Images.ImageWrites(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read the count of image writes: %w", err)
+	}
+	if writes == h.writes {
+		w.held.Store(&heldSet{version: version, gen: h.gen, paths: h.paths, writes: writes})
+		return h.gen, nil
+	}
+	if w.o.Now().Before(w.nextLoad) {
 		return h.gen, nil
 	}
 	start := w.o.Now()
 	paths := map[string]struct{}{}
-	err := w.o.Images.ImagePaths(ctx, func(p string) error {
+	err = w.o.Images.ImagePaths(ctx, func(p string) error {
 		paths[p] = struct{}{}
 		return nil
 	})
@@ -137,7 +156,7 @@ func (w *Rewriter) At(ctx context.Context, version int64) (int64, error) {
 	if !samePaths(h.paths, paths) {
 		gen++
 	}
-	w.held.Store(&heldSet{version: version, gen: gen, paths: paths})
+	w.held.Store(&heldSet{version: version, gen: gen, paths: paths, writes: writes})
 	return gen, nil
 }
 

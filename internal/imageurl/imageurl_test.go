@@ -140,8 +140,8 @@ func TestRequestHost(t *testing.T) {
 
 // The generation moves only when the set of held paths changed.
 func TestGeneration(t *testing.T) {
-	p := &paths{}
-	w := New(Options{Images: indirect{p}, Hosts: PublicHosts})
+	c := &changing{}
+	w := New(Options{Images: c, Hosts: PublicHosts})
 	ctx := context.Background()
 	gen := func(version int64) int64 {
 		g, err := w.At(ctx, version)
@@ -154,7 +154,7 @@ func TestGeneration(t *testing.T) {
 	if g := gen(2); g != g1 {
 		t.Errorf("nothing changed, generation %d -> %d", g1, g)
 	}
-	*p = paths{held}
+	c.set(held)
 	g3 := gen(3)
 	if g3 == g1 {
 		t.Errorf("an image stored, the generation stayed %d", g3)
@@ -164,11 +164,50 @@ func TestGeneration(t *testing.T) {
 	}
 }
 
-type indirect struct{ *paths }
-
-func (i indirect) ImagePaths(ctx context.Context, fn func(string) error) error {
-	return i.paths.ImagePaths(ctx, fn)
+// The paths are read again only when the count of image writes moved: the writes of records
+// that move the data version a hundred times a second cost one read of the count each.
+func TestAtReadsThePathsWhenImagesWereWritten(t *testing.T) {
+	c := &changing{}
+	c.set(held)
+	w := New(Options{Images: c, Hosts: PublicHosts})
+	ctx := context.Background()
+	for v := int64(1); v <= 5; v++ {
+		if _, err := w.At(ctx, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.loads != 1 {
+		t.Errorf("five versions without an image write: the paths were read %d times, want 1", c.loads)
+	}
+	g5, _ := w.At(ctx, 5)
+	c.set(held, "/images/media/team/badge/y.png")
+	g6, err := w.At(ctx, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.loads != 2 || g6 == g5 {
+		t.Errorf("after an image write: %d reads of the paths and generation %d -> %d; want 2 reads and a new generation", c.loads, g5, g6)
+	}
+	if body := w.withSet([]byte(`"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/y.png"`), formsOf("http://here")); string(body) != `"http:\/\/here\/images\/media\/team\/badge\/y.png"` {
+		t.Errorf("the image written is not pointed here: %s", body)
+	}
 }
+
+// changing is a store.Images whose paths change, counting its writes as a store does, and
+// the reads of its paths.
+type changing struct {
+	paths
+	writes, loads int64
+}
+
+func (c *changing) set(ps ...string) { c.paths, c.writes = ps, c.writes+1 }
+
+func (c *changing) ImagePaths(ctx context.Context, fn func(string) error) error {
+	c.loads++
+	return c.paths.ImagePaths(ctx, fn)
+}
+
+func (c *changing) ImageWrites(context.Context) (int64, error) { return c.writes, nil }
 
 // gated holds ImagePaths until released.
 type gated struct {
@@ -208,18 +247,19 @@ func TestAtDoesNotWaitForALoad(t *testing.T) {
 // Records sent where no request says an address (webhooks, MQTT) name held images on
 // --public-url, with the set brought up to the data version; without it, nothing changes.
 func TestPublished(t *testing.T) {
-	p := &paths{}
+	c := &changing{}
 	version := int64(1)
 	dataVersion := func(context.Context) (int64, error) { return version, nil }
-	if f := New(Options{Images: indirect{p}, Hosts: PublicHosts}).Published(dataVersion); f != nil {
+	if f := New(Options{Images: c, Hosts: PublicHosts}).Published(dataVersion); f != nil {
 		t.Error("a rewrite without --public-url")
 	}
-	f := New(Options{Images: indirect{p}, Hosts: PublicHosts, PublicURL: "https://sports.example"}).Published(dataVersion)
+	f := New(Options{Images: c, Hosts: PublicHosts, PublicURL: "https://sports.example"}).Published(dataVersion)
 	body := []byte(`{"strBadge":"https:\/\/r2.thesportsdb.com\/images\/media\/team\/badge\/x.png"}`)
 	if got := f(context.Background(), body); string(got) != string(body) {
 		t.Errorf("nothing held: %s", got)
 	}
-	*p, version = paths{held}, 2
+	c.set(held)
+	version = 2
 	if got := f(context.Background(), body); string(got) != `{"strBadge":"https:\/\/sports.example\/images\/media\/team\/badge\/x.png"}` {
 		t.Errorf("held: %s", got)
 	}
