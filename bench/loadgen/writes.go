@@ -425,13 +425,12 @@ func readSightings(s *sseConn, stop <-chan struct{}) []sighting {
 			long = append(long, line...)
 			line = long
 		}
-		at := time.Now()
 		text := bytes.TrimRight(line, "\r\n")
 		if e, ok := bytes.CutPrefix(text, []byte("event: ")); ok {
 			event = string(e)
 		} else if data, ok := bytes.CutPrefix(text, []byte("data: ")); ok {
 			if sg, ok := parseSighting(event, data); ok {
-				sg.at = at
+				sg.at = time.Now()
 				out = append(out, sg)
 			}
 		}
@@ -444,16 +443,18 @@ func readSightings(s *sseConn, stop <-chan struct{}) []sighting {
 // text rather than decoding the record: a thousand streams bring tens of thousands of lines
 // a second, on the machine the server runs on.
 func parseSighting(event string, data []byte) (sighting, bool) {
-	sg := sighting{kind: "event", id: jsonString(data, "idEvent")}
-	mark := jsonString(data, "intHomeScore")
+	var sg sighting
+	var mark string
 	switch event {
 	case "livescore":
+		sg.kind, sg.id = "event", jsonString(data, "idEvent")
+		mark = jsonString(data, "intHomeScore")
 	case "team":
-		sg.kind, sg.id = "team", jsonString(data, "idTeam")
 		var ok bool
 		if mark, ok = strings.CutPrefix(jsonString(data, "strKeywords"), keywordsPrefix); !ok {
 			return sighting{}, false
 		}
+		sg.kind, sg.id = "team", jsonString(data, "idTeam")
 	default:
 		return sighting{}, false
 	}
