@@ -7,9 +7,9 @@
 #   QUICK=1 bench/images.sh          # 3 s runs, a smaller burst
 #
 # What it does (details in docs/PERFORMANCE.md, "Images"):
-#   1. installs nginx from Debian if it is missing; builds sportsdb and the load generator;
-#      fills a new database with the demo dataset and its pictures (`gen --scale demo`),
-#      starts `sportsdb serve` on it and adds an editor key;
+#   1. installs nginx from Debian if it is missing (bench/lib/nginx.sh, as bench/run.sh does);
+#      builds sportsdb and the load generator; fills a new database with the demo dataset and
+#      its pictures (`gen --scale demo`), starts `sportsdb serve` on it and adds an editor key;
 #   2. walks one league through the API (the league, its teams, their players, its season's
 #      events) and lists every picture their image fields name that the server holds: the
 #      originals, and each with /medium, /small, /preview and /tiny (the copies);
@@ -36,6 +36,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
+# shellcheck source=SCRIPTDIR/lib/nginx.sh
+source "$HERE/lib/nginx.sh"
 if [[ ${QUICK:-0} == 1 ]]; then
 	DURATION=${DURATION:-3s} BURST=${BURST:-16} RUNS=${RUNS:-3}
 fi
@@ -58,7 +60,7 @@ STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 BIN=$DATA/bin
 RUN=$DATA/run/images
 RESULTS=$DATA/results/images-$STAMP.jsonl
-rm -rf "$RUN" && mkdir -p "$BIN" "$RUN/lists" "$RUN/www" "$RUN/nginx/tmp" "$(dirname "$RESULTS")"
+rm -rf "$RUN" && mkdir -p "$BIN" "$RUN/lists" "$RUN/www" "$(dirname "$RESULTS")"
 : >"$RESULTS"
 
 PIDS=()
@@ -70,14 +72,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 say() { printf '\n== %s\n' "$*" >&2; }
 
-if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
-	say "installing nginx from Debian"
-	sudo=()
-	[[ $(id -u) == 0 ]] || sudo=(sudo)
-	"${sudo[@]}" apt-get update >&2
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends nginx-light >&2 ||
-		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends nginx >&2
-fi
+nginx_install
 say "building sportsdb and loadgen"
 (cd "$ROOT" && go build -o "$BIN/sportsdb" ./cmd/sportsdb && go build -o "$BIN/loadgen" ./bench/loadgen)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), $(uptime)" >&2
@@ -122,39 +117,9 @@ say "the same answers under nginx"
 for l in originals copies; do
 	"$BIN/loadgen" mirror -base "http://$ADDR" -list "$RUN/lists/$l.txt" -root "$RUN/www" -out "$RUN/lists/$l.nginx.txt" >&2
 done
-user=""
-[[ $(id -u) == 0 ]] && user="user $(id -un) $(id -gn);"
-cat >"$RUN/nginx/nginx.conf" <<EOF
-$user
-worker_processes auto;
-daemon off;
-pid $RUN/nginx/nginx.pid;
-error_log $RUN/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $RUN/nginx/tmp/body;
-	proxy_temp_path $RUN/nginx/tmp/proxy;
-	fastcgi_temp_path $RUN/nginx/tmp/fastcgi;
-	uwsgi_temp_path $RUN/nginx/tmp/uwsgi;
-	scgi_temp_path $RUN/nginx/tmp/scgi;
-	default_type application/octet-stream;
-	sendfile on;
-	keepalive_timeout 120s;
-	keepalive_requests 1000000;
-	server {
-		listen $NGINX_ADDR;
-		root $RUN/www;
-		etag on;
-		add_header Cache-Control "public, max-age=31536000, immutable";
-		location / { try_files \$uri =404; }
-	}
-}
-EOF
-nginx=$(command -v nginx || echo /usr/sbin/nginx)
-"$nginx" -e "$RUN/nginx/error.log" -p "$RUN/nginx" -c "$RUN/nginx/nginx.conf" &
-PIDS+=($!)
-"$BIN/loadgen" wait -url "http://$NGINX_ADDR$(head -1 "$RUN/lists/originals.nginx.txt")" -since "$(date +%s%N)" -timeout 30s >/dev/null
+nginx_start "$RUN/nginx" "$NGINX_ADDR" "$RUN/www" off application/octet-stream \
+	"http://$NGINX_ADDR$(head -1 "$RUN/lists/originals.nginx.txt")" \
+	"etag on;" 'add_header Cache-Control "public, max-age=31536000, immutable";'
 
 # drive WORKLOAD SERVER ADDR LIST: one run, appended to the results; prints its req/s.
 drive() {

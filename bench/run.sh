@@ -6,7 +6,8 @@
 #   QUICK=1 bench/run.sh         # small dataset, short runs: a check that finishes in minutes
 #
 # What it does, in order (details in docs/PERFORMANCE.md):
-#   1. installs nginx from Debian if it is missing (apt-get update first); builds sportsdb, the
+#   1. installs nginx from Debian if it is missing (apt-get update first; bench/lib/nginx.sh,
+#      which both benchmarks against nginx share, installs and starts it); builds sportsdb, the
 #      load generator (bench/loadgen); profiles come from `sportsdb serve --pprof ADDR`;
 #      generates the dataset into $BENCH_DATA/$SCALE.db once and reuses it on later runs;
 #      prints the machine and an estimate of the whole run's duration.
@@ -83,6 +84,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
+# shellcheck source=SCRIPTDIR/lib/nginx.sh
+source "$HERE/lib/nginx.sh"
 QUICK=${QUICK:-0}
 if [[ $QUICK == 1 ]]; then
 	SCALE=${SCALE:-small} DURATION=${DURATION:-3s} WARMUP=${WARMUP:-1s} COLD_N=${COLD_N:-20000}
@@ -173,18 +176,6 @@ forget() {
 	local keep=() pid
 	for pid in "${PIDS[@]}"; do [[ $pid == "$1" ]] || keep+=("$pid"); done
 	PIDS=("${keep[@]}")
-}
-
-install_tools() {
-	if command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; then
-		return
-	fi
-	say "installing nginx from Debian"
-	local sudo=()
-	[[ $(id -u) == 0 ]] || sudo=(sudo)
-	"${sudo[@]}" apt-get update >&2
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends nginx-light >&2 ||
-		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends nginx >&2
 }
 
 build() {
@@ -296,47 +287,12 @@ keys() {
 	echo "$file"
 }
 
+# start_nginx ROOT: nginx serving the answers stored under ROOT (bench/lib/nginx.sh).
 start_nginx() {
-	local www=$1 conf=$RUN/nginx/nginx.conf log=off user=""
-	mkdir -p "$RUN/nginx/tmp"
+	local log=off
 	[[ $ACCESS_LOG == on ]] && log="$RUN/nginx/access.log"
-	# As root nginx would hand its workers to nobody, who may not read the data folder.
-	[[ $(id -u) == 0 ]] && user="user $(id -un) $(id -gn);"
-	cat >"$conf" <<EOF
-$user
-worker_processes auto;
-daemon off;
-pid $RUN/nginx/nginx.pid;
-error_log $RUN/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log $log;
-	client_body_temp_path $RUN/nginx/tmp/body;
-	proxy_temp_path $RUN/nginx/tmp/proxy;
-	fastcgi_temp_path $RUN/nginx/tmp/fastcgi;
-	uwsgi_temp_path $RUN/nginx/tmp/uwsgi;
-	scgi_temp_path $RUN/nginx/tmp/scgi;
-	default_type application/json;
-	sendfile on;
-	keepalive_timeout 120s;
-	keepalive_requests 1000000;
-	server {
-		listen $NGINX_ADDR;
-		root $www;
-		location / { try_files \$uri =404; }
-	}
-}
-EOF
-	local nginx
-	nginx=$(command -v nginx || echo /usr/sbin/nginx)
-	"$nginx" -e "$RUN/nginx/error.log" -p "$RUN/nginx" -c "$conf" -t 2>"$RUN/nginx/check.log" || {
-		cat "$RUN/nginx/check.log" >&2
-		return 1
-	}
-	"$nginx" -e "$RUN/nginx/error.log" -p "$RUN/nginx" -c "$conf" &
-	NGINX_PID=$!
-	PIDS+=("$NGINX_PID")
-	"$BIN/loadgen" wait -url "http://$NGINX_ADDR/$(head -1 "$RUN/lists/hot.nginx.txt" | sed 's|^/||')" -since "$(date +%s%N)" -timeout 30s >/dev/null
+	nginx_start "$RUN/nginx" "$NGINX_ADDR" "$1" "$log" application/json \
+		"http://$NGINX_ADDR/$(head -1 "$RUN/lists/hot.nginx.txt" | sed 's|^/||')"
 }
 
 # drive WORKLOAD SERVER ADDRS LIST [RATE [LOADGEN FLAG...]]: one run, appended to the
@@ -626,7 +582,7 @@ main() {
 	metric "load average at start" "\"$(loadavg)\"" "" "1, 5 and 15 minutes; the machine is shared"
 	machine
 	estimate
-	install_tools
+	nginx_install
 	build
 	DB=$(dataset "$SCALE")
 	first_answer
