@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"sportsdb/internal/record"
@@ -43,6 +44,8 @@ const blockShift = 6
 type index struct {
 	version int64
 	kinds   map[*record.Kind]*kindIndex
+	// used is set once the index has answered a search.
+	used atomic.Bool
 }
 
 // kindIndex holds one kind's records, as rows numbered in seq order.

@@ -402,3 +402,81 @@ func TestWarmBuildsAtStart(t *testing.T) {
 		})
 	}
 }
+
+// A store written to faster than a build pays for itself stops building: each index in a
+// row that the data left behind before it answered a search doubles the wait for the next
+// build, up to maxUnusedWait; an index that answered one brings the wait back to its cost.
+func TestUnusedIndexesSpaceBuilds(t *testing.T) {
+	ctx := context.Background()
+	st := backends[0].open(t)
+	putPlayer(t, st, "1", "Lionel Messi")
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	s := Wrap(st, Options{Now: func() time.Time { return now }}).(*Store)
+	t.Cleanup(func() { s.Close() })
+	built := make(chan struct{}, 1)
+	s.mu.Lock()
+	s.afterBuild = func() { built <- struct{}{} }
+	s.mu.Unlock()
+	search := func() {
+		t.Helper()
+		if _, err := s.Find(ctx, store.Query{Kind: record.Player, Where: []store.Cond{
+			{Field: "strPlayer", Norm: record.Name, Op: store.Contains, Value: "messi"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	starts := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.starts
+	}
+	// buildsAfter moves the clock on by wait less a second, sees that a search starts no
+	// build, then by the second and sees that one does.
+	buildsAfter := func(what string, wait time.Duration) {
+		t.Helper()
+		before := starts()
+		now = now.Add(wait - time.Second)
+		search()
+		if starts() != before {
+			t.Fatalf("%s: a build started %v after the last, want %v", what, wait-time.Second, wait)
+		}
+		now = now.Add(time.Second)
+		search()
+		if starts() != before+1 {
+			t.Fatalf("%s: no build %v after the last", what, wait)
+		}
+		<-built
+	}
+	// leftBehind writes, so that the index is stale, and lets a search find it so.
+	n := 1
+	leftBehind := func() {
+		t.Helper()
+		n++
+		putPlayer(t, st, fmt.Sprint(n), fmt.Sprintf("Player %d", n))
+		search() // the index's answer is of an older version: dropped
+		if s.cur.Load() != nil {
+			t.Fatal("a stale index was kept")
+		}
+	}
+
+	search() // the first build
+	<-built
+	leftBehind()
+	buildsAfter("one index unused", 2*time.Second) // the cost of a build here is the floor: 1 s
+	leftBehind()
+	buildsAfter("two in a row", 4*time.Second)
+	leftBehind()
+	buildsAfter("three in a row", 8*time.Second)
+	leftBehind()
+	buildsAfter("four in a row", 16*time.Second)
+	for range 3 {
+		leftBehind()
+		buildsAfter("five and more", maxUnusedWait)
+	}
+	answered := s.Answered.Load()
+	search() // the data did not move: the index answers
+	if s.Answered.Load() != answered+1 {
+		t.Fatal("the index built after the writes did not answer")
+	}
+	leftBehind()
+	buildsAfter("after an index that answered", time.Second)
+}

@@ -43,6 +43,8 @@ type Options struct {
 	// search; Warmed says when it has ended. A server starts this way, so that its searches
 	// do not all go to the database while the first requests arrive.
 	Warm bool
+	// Now is the clock background builds are spaced on (time.Now unless set).
+	Now func() time.Time
 }
 
 // Store is a store whose Find answers name searches from memory.
@@ -60,9 +62,19 @@ type Store struct {
 	warmed     chan struct{} // closed when the first build has ended, built or not
 	warmedOnce sync.Once
 
-	mu        sync.Mutex
-	building  bool
-	nextBuild time.Time // a background build starts no sooner
+	mu       sync.Mutex
+	building bool
+	// A background build starts no sooner than spacing after builtAt, the end of the last
+	// one, and twice as late for each index in a row that went stale before it answered a
+	// search (waitFor): last is the last index built, unused how many in a row before it did.
+	builtAt time.Time
+	spacing time.Duration
+	last    *index
+	unused  int
+	// starts counts the background builds started; afterBuild, when set (tests), is called
+	// as each ends.
+	starts     int
+	afterBuild func()
 
 	// Answered and Delegated count the Finds answered by the index and by the wrapped store.
 	Answered, Delegated atomic.Int64
@@ -76,6 +88,9 @@ func Wrap(st store.Store, o Options) store.Store {
 		return st
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	s := &Store{Store: st, src: src, opts: o, ctx: ctx, cancel: cancel, warmed: make(chan struct{})}
 	if o.Warm && !o.Sync {
 		s.startBuild()
@@ -175,6 +190,9 @@ func (s *Store) RecordsBySeqs(ctx context.Context, k *record.Kind, seqs []int64,
 	}
 	if v == version && len(recs) == len(seqs) {
 		s.Answered.Add(1)
+		if ix := s.cur.Load(); ix != nil && ix.version == version && !ix.used.Load() {
+			ix.used.Store(true)
+		}
 		return recs, true, nil
 	}
 	if ix := s.cur.Load(); ix != nil && ix.version == version {
@@ -210,19 +228,32 @@ func (s *Store) stale(ix *index) {
 }
 
 // startBuild builds the index in the background, unless a build is running or the last one
-// ended too recently: the next build waits four times as long as the last one took, so that
-// a store written to all the time spends at most a fifth of a core on builds.
+// ended too recently: the next build waits four times as long as the last one took (a second
+// at least), so that a store written to all the time spends at most a fifth of a core on
+// builds; and twice as long again for each index in a row that the data left behind before
+// it answered a search, up to maxUnusedWait, so that a store written to faster than a build
+// pays for itself spends next to nothing on them (its searches go to the database, as they
+// would anyway).
 func (s *Store) startBuild() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.building || time.Now().Before(s.nextBuild) || s.ctx.Err() != nil {
+	if s.building || s.ctx.Err() != nil {
 		return
 	}
+	unused := 0
+	if s.last != nil && !s.last.used.Load() {
+		unused = s.unused + 1
+	}
+	if s.opts.Now().Before(s.builtAt.Add(waitFor(s.spacing, unused))) {
+		return
+	}
+	s.unused = unused
 	s.building = true
+	s.starts++
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		start := time.Now()
+		start := s.opts.Now()
 		ix, err := build(s.ctx, s.src)
 		if err == nil {
 			s.cur.Store(ix)
@@ -230,9 +261,30 @@ func (s *Store) startBuild() {
 		s.warm()
 		s.mu.Lock()
 		s.building = false
-		s.nextBuild = time.Now().Add(max(4*time.Since(start), time.Second))
+		s.builtAt = s.opts.Now()
+		s.spacing = max(4*s.builtAt.Sub(start), time.Second)
+		if err == nil {
+			s.last = ix
+		}
+		after := s.afterBuild
 		s.mu.Unlock()
+		if after != nil {
+			after()
+		}
 	}()
+}
+
+// maxUnusedWait bounds the wait that indexes left unused lengthen: a store whose writes
+// stop has its searches answered from memory again within that.
+const maxUnusedWait = 30 * time.Second
+
+// waitFor is the least time between two builds that are spacing apart by their cost, after
+// unused indexes in a row that answered no search.
+func waitFor(spacing time.Duration, unused int) time.Duration {
+	if unused == 0 {
+		return spacing
+	}
+	return max(spacing, min(spacing<<min(unused, 16), maxUnusedWait))
 }
 
 // Build builds the index now, in the caller's goroutine, and says how large it is in bytes.
