@@ -25,11 +25,12 @@
 #      with its marker or a later one (a stream sends a record as it is when sent);
 #   4. prints per run: reads/s, writes/s, write p99 (from when each write was due), the time
 #      from the write's answer (its commit came before) to its arrival on the last stream
-#      (p50, p99, max; also from when it was sent), server CPU per answer (reads and writes,
-#      from process_cpu_seconds_total) and the load average; then the targets (read
-#      throughput with writes >= 0.8 of without, arrival p99 <= 1 s) as JSON lines, also in
-#      $BENCH_DATA/results/writes-$SCALE-STAMP.jsonl, with the server's CPU profile of the
-#      run with writes beside it; stops what it started.
+#      (p50, p99, max; also from when it was sent), the server's CPU over the measured span
+#      (process_cpu_seconds_total: per answer, reads and writes, and in cores) and the load
+#      average; then the targets (read throughput with writes >= 0.8 of without, arrival p99
+#      <= 1 s) and the server's CPU the writes take (cores, ms a write) as JSON lines, also in
+#      $BENCH_DATA/results/writes-$SCALE-STAMP.jsonl, with the server's CPU profiles of the
+#      runs beside it; stops what it started.
 #
 # Settings (environment):
 #   QUICK=1                demo dataset, DURATION=5s WARMUP=1s N=1000 LIST_N=1000, 4 premium and
@@ -48,8 +49,10 @@
 #   SERVER_CPUS=1 LOADGEN_CPUS=0   pin the server and the load generator to those CPUs
 #                          (taskset lists; default: unpinned), so that the load generator does
 #                          not take the server's cycles: the server alone on its cores
-#   PROFILE=on|off         the server's CPU profile over the run with writes, beside the results
-#                          (writes-$SCALE-STAMP-STORE.cpu.pprof; default on)
+#   PROFILE=on|off         the server's CPU profiles over the last runs, beside the results:
+#                          writes-$SCALE-STAMP-STORE.cpu.pprof with writes, ...-STORE-alone.cpu.pprof
+#                          alone (what the writes add: go tool pprof -diff_base ALONE WITH);
+#                          default on
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

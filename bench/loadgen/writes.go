@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,7 +81,7 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.IntVar(&c.writers, "writers", 8, "writing connections")
 	fs.IntVar(&c.runs, "runs", 1, "pairs of runs, reads alone then with writes")
 	fs.StringVar(&c.pprof, "pprof", "", "the server's --pprof address, for -cpu-profile")
-	fs.StringVar(&c.profile, "cpu-profile", "", "with -pprof: the server's CPU profile over the run with writes (the last one, with -runs above 1)")
+	fs.StringVar(&c.profile, "cpu-profile", "", "with -pprof: the server's CPU profile over the run with writes (the last one, with -runs above 1); the run alone's beside it, named with -alone before its extension")
 	fs.DurationVar(&c.settle, "settle", 10*time.Second, "how long the last writes are awaited on the streams (a write that has not reached every stream by then counts as arriving then)")
 	nEvents := fs.Int("events", 20, "events the score updates go to")
 	nTeams := fs.Int("teams", 20, "teams the record edits go to")
@@ -138,8 +139,8 @@ func writesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 			r.res.Server = *label
-			fmt.Fprintf(stderr, "%s: %.0f reads/s, %d errors, %.1f writes/s (write p99 %.1f ms), arrival p99 %.0f ms, %d missed, server CPU %.0f µs an answer, cache hit ratio %.3f, loadgen %.2f cores, load %s\n",
-				r.res.Workload, r.res.RPS, r.res.Errors, r.WritesPerSec, r.WriteP99, r.ArrivalP99, r.Missed, r.CPUPerAnswer, r.HitRatio, r.LoadgenCores, r.Load)
+			fmt.Fprintf(stderr, "%s: %.0f reads/s, %d errors, %.1f writes/s (write p99 %.1f ms), arrival p99 %.0f ms, %d missed, server CPU %.0f µs an answer (%.2f cores), cache hit ratio %.3f, loadgen %.2f cores, load %s\n",
+				r.res.Workload, r.res.RPS, r.res.Errors, r.WritesPerSec, r.WriteP99, r.ArrivalP99, r.Missed, r.CPUPerAnswer, r.ServerCores, r.HitRatio, r.LoadgenCores, r.Load)
 			runs = append(runs, r)
 		}
 	}
@@ -193,12 +194,27 @@ type writesRun struct {
 	ArrivalMax     float64 `json:"arrival_all_max_ms"`
 	ArrivalSentP99 float64 `json:"arrival_all_from_sent_p99_ms"`
 	Missed         int     `json:"missed"`
-	CPUPerAnswer   float64 `json:"server_cpu_us_per_answer"`
-	HitRatio       float64 `json:"cache_hit_ratio"`
+	// CPUPerAnswer and ServerCores are the server's CPU over the measured span (the warm-up
+	// left out): per answer (reads and writes), and in cores.
+	CPUPerAnswer float64 `json:"server_cpu_us_per_answer"`
+	ServerCores  float64 `json:"server_cpu_cores"`
+	HitRatio     float64 `json:"cache_hit_ratio"`
 	// LoadgenCores is the load generator's own CPU over the run (readers, writers and stream
 	// readers), in cores: on one machine it is taken from the server.
 	LoadgenCores float64 `json:"loadgen_cpu_cores"`
 	Load         string  `json:"load_average"`
+}
+
+// aloneProfile names the profile of the run alone beside file, the one with writes:
+// writes.cpu.pprof gives writes-alone.cpu.pprof, so that `go tool pprof -diff_base` compares
+// the two.
+func aloneProfile(file string) string {
+	dir, base := filepath.Split(file)
+	stem, ext, _ := strings.Cut(base, ".")
+	if ext != "" {
+		ext = "." + ext
+	}
+	return dir + stem + "-alone" + ext
 }
 
 // runWrites drives one run of the readers, with the writers beside them when writing; the
@@ -206,11 +222,23 @@ type writesRun struct {
 func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing bool) (writesRun, error) {
 	var run writesRun
 	metrics := []string{"http://" + c.load.addr + "/metrics"}
-	before, err := cacheCounts(ctx, metrics)
-	if err != nil {
-		return run, err
-	}
 	cpu0, t0 := ownCPU(), time.Now()
+	// The server's counters are read when the warm-up ends, as the readers start counting,
+	// and again when they stop: its CPU is that of the measured span alone.
+	measured := t0.Add(c.load.warmup)
+	var before map[string]int64
+	var beforeAt time.Time
+	var beforeErr error
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		select {
+		case <-time.After(time.Until(measured)):
+		case <-ctx.Done():
+		}
+		beforeAt = time.Now()
+		before, beforeErr = cacheCounts(ctx, metrics)
+	}()
 	seen := make([][]sighting, len(streams))
 	stop := make(chan struct{})
 	var rd sync.WaitGroup
@@ -224,12 +252,16 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 	var writes []*writeRec
 	var wg sync.WaitGroup
 	var profErr error
-	if writing && c.pprof != "" && c.profile != "" {
+	if c.pprof != "" && c.profile != "" {
+		file := c.profile
+		if !writing {
+			file = aloneProfile(file)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			secs := int((c.load.warmup + c.load.duration).Seconds())
-			profErr = saveProfile(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", c.pprof, max(1, secs)), c.profile)
+			profErr = saveProfile(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", c.pprof, max(1, secs)), file)
 		}()
 	}
 	if writing {
@@ -240,15 +272,11 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 		}()
 	}
 	res, err := runLoad(ctx, c.load)
+	<-counted
+	afterAt := time.Now()
+	after, afterErr := cacheCounts(ctx, metrics)
 	wg.Wait()
-	err = errors.Join(err, profErr)
-	if err != nil {
-		close(stop)
-		rd.Wait()
-		return run, err
-	}
-	after, err := cacheCounts(ctx, metrics)
-	if err != nil {
+	if err = errors.Join(err, profErr, beforeErr, afterErr); err != nil {
 		close(stop)
 		rd.Wait()
 		return run, err
@@ -276,15 +304,19 @@ func runWrites(ctx context.Context, c writesConfig, streams []*sseConn, writing 
 	run.res = res
 	answers := res.Requests
 	for _, w := range writes {
-		if !w.answd.IsZero() {
+		if !w.answd.Before(beforeAt) {
 			answers++
 		}
 	}
 	if h, m := after["hit"]-before["hit"], after["miss"]-before["miss"]; h+m > 0 {
 		run.HitRatio = round(float64(h)/float64(h+m), 3)
 	}
+	cpu := float64(after[cpuKey] - before[cpuKey])
 	if answers > 0 {
-		run.CPUPerAnswer = round(float64(after[cpuKey]-before[cpuKey])/float64(answers), 1)
+		run.CPUPerAnswer = round(cpu/float64(answers), 1)
+	}
+	if span := afterAt.Sub(beforeAt); span > 0 {
+		run.ServerCores = round(cpu/1e6/span.Seconds(), 2)
 	}
 	if !writing {
 		return run, nil
@@ -599,6 +631,29 @@ func writeWrites(stdout io.Writer, out, label string, runs []writesRun) error {
 	return appendResults(out, buf.Bytes())
 }
 
+// writesCost is the server's CPU the writes take, in cores and in ms a write, the mean over
+// the pairs of runs: its CPU with writes less the reads it answered meanwhile at what each
+// cost in the run alone before. What is left is the writes, their fan-out to the streams,
+// the answers they made stale and computed again, and whatever else the reads came to
+// cost. The readers keep 0.8 of their throughput on a server whose cores for reads are at
+// least five times this.
+func writesCost(off, on []writesRun) (cores, perWrite float64, ok bool) {
+	n := 0
+	for i := range min(len(off), len(on)) {
+		if on[i].ServerCores == 0 || on[i].WritesPerSec == 0 || off[i].CPUPerAnswer == 0 {
+			continue
+		}
+		c := on[i].ServerCores - on[i].res.RPS*off[i].CPUPerAnswer/1e6
+		cores += c
+		perWrite += c * 1000 / on[i].WritesPerSec
+		n++
+	}
+	if n == 0 {
+		return 0, 0, false
+	}
+	return round(cores/float64(n), 2), round(perWrite/float64(n), 1), true
+}
+
 // writesTargets compares the runs with writes to those without: read throughput at least
 // 0.8 of it, every write on every stream within 1 s at p99, and no write refused.
 func writesTargets(off, on []writesRun) []target {
@@ -622,11 +677,14 @@ func writesTargets(off, on []writesRun) []target {
 		ratio = mean(on, rps) / m
 	}
 	errs := worst(func(r writesRun) float64 { return float64(r.WriteErrors + r.Missed + r.res.Errors) })
+	cores, perWrite, paired := writesCost(off, on)
 	return []target{
 		check("read throughput with writes / without", ">= 0.8", ratio, len(on) > 0 && len(off) > 0, "%.2f", atLeast(0.8)),
 		check("commit to arrival on all streams, p99 (ms)", "<= 1000", worst(func(r writesRun) float64 { return r.ArrivalP99 }), len(on) > 0, "%.0f", atMost(1000)),
 		reported("writes sustained (writes/s)", mean(on, func(r writesRun) float64 { return r.WritesPerSec }), len(on) > 0, "%.1f"),
 		reported("write p99 (ms)", worst(func(r writesRun) float64 { return r.WriteP99 }), len(on) > 0, "%.1f"),
+		reported("server CPU the writes take (cores; reads costed as alone)", cores, paired, "%.2f"),
+		reported("server CPU a write takes, streams and stale answers included (ms)", perWrite, paired, "%.1f"),
 		check("refused writes, missed arrivals, read errors", "0", errs, len(on) > 0, "%.0f", atMost(0)),
 	}
 }

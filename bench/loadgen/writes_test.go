@@ -125,7 +125,42 @@ func TestWritesSummary(t *testing.T) {
 	off := []writesRun{{res: result{RPS: 1000}}}
 	on := []writesRun{{res: result{RPS: 850}, ArrivalP99: 1200}}
 	ts := writesTargets(off, on)
-	if ts[0].measured != "0.85" || ts[0].met != "yes" || ts[1].met != "no" || ts[4].met != "yes" {
+	if ts[0].measured != "0.85" || ts[0].met != "yes" || ts[1].met != "no" || ts[6].met != "yes" {
 		t.Errorf("targets %+v", ts)
+	}
+	// Without the server's CPU, the writes' cost is not measured.
+	if ts[4].measured != "not measured" || ts[5].measured != "not measured" {
+		t.Errorf("writes' cost without CPU figures: %+v", ts[4:6])
+	}
+}
+
+func TestAloneProfileIsNamedBesideTheOneWithWrites(t *testing.T) {
+	for file, want := range map[string]string{
+		"/data/results/writes-demo-20261130T042521Z-sqlite.cpu.pprof": "/data/results/writes-demo-20261130T042521Z-sqlite-alone.cpu.pprof",
+		"run.d/profile": "run.d/profile-alone",
+	} {
+		if got := aloneProfile(file); got != want {
+			t.Errorf("aloneProfile(%q) = %q, want %q", file, got, want)
+		}
+	}
+}
+
+func TestWritesCost(t *testing.T) {
+	// Alone, 20,000 reads/s at 50 µs each: one core. With 100 writes/s, 12,000 reads/s and
+	// 1.5 cores: the reads take 0.6 of it at their cost alone, the writes 0.9, 9 ms each.
+	off := []writesRun{{res: result{RPS: 20000}, CPUPerAnswer: 50, ServerCores: 1}, {res: result{RPS: 10000}, CPUPerAnswer: 100, ServerCores: 1}}
+	on := []writesRun{{res: result{RPS: 12000}, ServerCores: 1.5, WritesPerSec: 100}, {res: result{RPS: 5000}, ServerCores: 1.2, WritesPerSec: 100}}
+	cores, perWrite, ok := writesCost(off, on)
+	// The second pair: 1.2 - 5000 × 100 µs = 0.7 cores, 7 ms a write; the mean of both.
+	if !ok || cores != 0.8 || perWrite != 8 {
+		t.Errorf("writesCost = %v cores, %v ms a write, %v; want 0.8, 8, true", cores, perWrite, ok)
+	}
+	ts := writesTargets(off, on)
+	if ts[4].measured != "0.80" || ts[5].measured != "8.0" {
+		t.Errorf("writes' cost in the targets: %+v", ts[4:6])
+	}
+	// A pair without the server's CPU counts for nothing.
+	if _, _, ok := writesCost(off[:1], []writesRun{{res: result{RPS: 12000}, WritesPerSec: 100}}); ok {
+		t.Error("writesCost measured a pair without the server's CPU")
 	}
 }
