@@ -635,8 +635,8 @@ func writeWrites(stdout io.Writer, out, label string, runs []writesRun) error {
 // the pairs of runs: its CPU with writes less the reads it answered meanwhile at what each
 // cost in the run alone before. What is left is the writes, their fan-out to the streams,
 // the answers they made stale and computed again, and whatever else the reads came to
-// cost. The readers keep 0.8 of their throughput on a server whose cores for reads are at
-// least five times this.
+// cost. The readers would keep 0.8 of their throughput on a server whose cores (all of
+// them answering reads when nothing is written) are at least five times this.
 func writesCost(off, on []writesRun) (cores, perWrite float64, ok bool) {
 	n := 0
 	for i := range min(len(off), len(on)) {
