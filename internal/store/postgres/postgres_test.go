@@ -59,30 +59,13 @@ func TestMigrateIsIdempotent(t *testing.T) {
 // Seq scans are turned off so the planner shows what it can do, not what is cheapest on
 // empty tables.
 func TestQueriesUseIndexes(t *testing.T) {
-	s := openFresh(t)
-	ctx := context.Background()
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
-		t.Fatal(err)
-	}
+	explain := planner(t, `SET enable_seqscan = off`)
 	plan := func(name string, q store.Query) string {
 		query, args, err := sqlstore.Select(sqlstore.Postgres, q)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		rows, err := conn.Query(ctx, "EXPLAIN "+query, args...)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return strings.Join(lines, "\n")
+		return explain(name, query, args...)
 	}
 	check := func(name string, q store.Query, want string) {
 		if text := plan(name, q); strings.Contains(text, "Seq Scan") || !strings.Contains(text, want) {
@@ -99,6 +82,50 @@ func TestQueriesUseIndexes(t *testing.T) {
 		if text := plan(name, q); strings.Contains(text, "Sort") {
 			t.Errorf("%s: sorts instead of reading an index in order:\n%s", name, text)
 		}
+	}
+}
+
+// A write's history docs are found through the records it wrote, not through every change
+// of their kind the feed keeps, also in the generic plan a prepared statement comes to.
+func TestChangeDocsSeekTheirRecords(t *testing.T) {
+	// Seq scans are off, as in TestQueriesUseIndexes: the tables are nearly empty.
+	explain := planner(t, `SET plan_cache_mode = force_generic_plan`, `SET enable_seqscan = off`)
+	plan := explain("history docs", sqlstore.ChangeDocsSQL(sqlstore.Postgres, record.Event, 2), int64(10), "event", "1", "2")
+	if !strings.Contains(plan, "changes_record") || !strings.Contains(plan, "(id = ANY") {
+		t.Errorf("the history docs of two events are not sought by id:\n%s", plan)
+	}
+}
+
+// planner returns what EXPLAIN says of a query on a fresh store, on a connection of its own
+// with the settings run first.
+func planner(t *testing.T, settings ...string) func(name, query string, args ...any) string {
+	t.Helper()
+	s := openFresh(t)
+	ctx := context.Background()
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = conn.Exec(ctx, `RESET ALL`)
+		conn.Release()
+	})
+	for _, q := range settings {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func(name, query string, args ...any) string {
+		t.Helper()
+		rows, err := conn.Query(ctx, "EXPLAIN "+query, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return strings.Join(lines, "\n")
 	}
 }
 

@@ -72,6 +72,16 @@ func checkPlans(t *testing.T, s *Store) {
 	}
 }
 
+// A write's history docs are found through the records it wrote, not through every change
+// of their kind the feed keeps.
+func TestChangeDocsSeekTheirRecords(t *testing.T) {
+	s := openTemp(t)
+	plan := strings.Join(queryPlan(t, s, sqlstore.ChangeDocsSQL(sqlstore.SQLite, record.Event, 2), []any{int64(10), "event", "1", "2"}), "\n")
+	if !strings.Contains(plan, "changes_record (kind=? AND id=? AND seq>?)") {
+		t.Errorf("the history docs of two events are not sought by id:\n%s", plan)
+	}
+}
+
 // queryPlan returns the steps of SQLite's plan for a query.
 func queryPlan(t *testing.T, s *Store, query string, args []any) []string {
 	t.Helper()

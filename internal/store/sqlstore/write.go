@@ -368,18 +368,38 @@ func (t *Tx) recordChanges(ctx context.Context, o store.FeedOptions) error {
 	return nil
 }
 
+// changeDocsIDs is the most ids one ChangeDocsSQL names. A statement names a power of two of
+// them (the last repeated), so that the writer keeps few statements of it prepared.
+const changeDocsIDs = 512
+
 // changeDocs keeps with each upsert of list, appended after the cursor before, its record's
-// doc (see ChangeDocsSQL), one statement per kind.
+// doc (see ChangeDocsSQL), in a statement per kind and up to changeDocsIDs records.
 func (t *Tx) changeDocs(ctx context.Context, list []PendingChange, before int64) error {
 	var kinds []*record.Kind
+	ids := map[*record.Kind][]string{}
 	for _, c := range list {
-		if c.Op == store.OpUpsert && !slices.Contains(kinds, c.Kind) {
+		if c.Op != store.OpUpsert {
+			continue
+		}
+		if _, ok := ids[c.Kind]; !ok {
 			kinds = append(kinds, c.Kind)
 		}
+		ids[c.Kind] = append(ids[c.Kind], c.ID)
 	}
 	for _, k := range kinds {
-		if err := t.exec(ctx, ChangeDocsSQL(t.c.Dialect, k), before, k.Name); err != nil {
-			return fmt.Errorf("docs of %s: %w", k.Name, err)
+		for chunk := range slices.Chunk(ids[k], changeDocsIDs) {
+			n := 1
+			for n < len(chunk) {
+				n *= 2
+			}
+			args := make([]any, 0, 2+n)
+			args = append(args, before, k.Name)
+			for i := range n {
+				args = append(args, chunk[min(i, len(chunk)-1)])
+			}
+			if err := t.exec(ctx, ChangeDocsSQL(t.c.Dialect, k, n), args...); err != nil {
+				return fmt.Errorf("docs of %s: %w", k.Name, err)
+			}
 		}
 	}
 	return nil

@@ -67,6 +67,29 @@ func testHistory(t *testing.T, s store.Store) {
 		t.Errorf("history of a record never written: %v %v", got, err)
 	}
 
+	// A kept write of more records than one statement gives docs to (changeDocsIDs, 512):
+	// each record's change has its doc.
+	write(true, func(tx store.Tx) error {
+		for i := range 1_100 {
+			if err := upsertTeam(ctx, tx, fmt.Sprint(101+i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, id := range []string{"101", "612", "613", "1124", "1125", "1200"} {
+		got, err := s.History(ctx, record.Team, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || !got[0].Kept {
+			t.Fatalf("history of team %s of 1,100 written at once: %+v, want one change with its record", id, got)
+		}
+		if d, err := got[0].Record.Decoded(); err != nil || d.Str("strTeam") != "T"+id {
+			t.Errorf("history of team %s of 1,100 written at once: %v %v, want strTeam T%s", id, d, err, id)
+		}
+	}
+
 	// More records than a write keeps keyed changes for: the kind goes bulk in an empty table.
 	write(true, func(tx store.Tx) error {
 		for i := range 10_050 {
@@ -82,4 +105,8 @@ func testHistory(t *testing.T, s store.Store) {
 			t.Fatalf("history of player %s of a large kept write: %+v %v", id, got, err)
 		}
 	}
+}
+
+func upsertTeam(ctx context.Context, tx store.Tx, id string) error {
+	return tx.Upsert(ctx, Rec(record.Team, "idTeam", id, "strTeam", "T"+id))
 }
