@@ -96,6 +96,17 @@ func TestChangeDocsSeekTheirRecords(t *testing.T) {
 	}
 }
 
+// A read of the feed for some kinds reads the cursors after its own, rather than every
+// change of those kinds, also in a generic plan.
+func TestChangesOfKindsReadInCursorOrder(t *testing.T) {
+	explain := planner(t, `SET plan_cache_mode = force_generic_plan`, `SET enable_seqscan = off`)
+	kinds := []*record.Kind{record.Team, record.LiveScore}
+	plan := explain("changes of two kinds", sqlstore.ChangesSQL(sqlstore.Postgres, len(kinds)), sqlstore.ChangesArgs(10, 20, kinds, 100)...)
+	if !strings.Contains(plan, "changes_pkey") || strings.Contains(plan, "changes_record") {
+		t.Errorf("the changes of two kinds are not read by cursor:\n%s", plan)
+	}
+}
+
 // planner returns what EXPLAIN says of a query on a fresh store, on a connection of its own
 // with the settings run first.
 func planner(t *testing.T, settings ...string) func(name, query string, args ...any) string {

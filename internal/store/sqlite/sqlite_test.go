@@ -82,6 +82,17 @@ func TestChangeDocsSeekTheirRecords(t *testing.T) {
 	}
 }
 
+// A read of the feed for some kinds walks the cursors after its own, in order, to its limit,
+// rather than every change of those kinds and a sort.
+func TestChangesOfKindsReadInCursorOrder(t *testing.T) {
+	s := openTemp(t)
+	kinds := []*record.Kind{record.Team, record.LiveScore}
+	plan := strings.Join(queryPlan(t, s, sqlstore.ChangesSQL(sqlstore.SQLite, len(kinds)), sqlstore.ChangesArgs(10, 20, kinds, 100)), "\n")
+	if !strings.Contains(plan, "USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") || strings.Contains(plan, "TEMP B-TREE") {
+		t.Errorf("the changes of two kinds are not read in cursor order:\n%s", plan)
+	}
+}
+
 // queryPlan returns the steps of SQLite's plan for a query.
 func queryPlan(t *testing.T, s *Store, query string, args []any) []string {
 	t.Helper()

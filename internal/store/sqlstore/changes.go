@@ -334,12 +334,16 @@ func pruneCutoffSQL(d Dialect) string {
 }
 
 // ChangesSQL reads the changes in (since, upto] of some kinds (none: every kind), oldest
-// first: since, upto, then the kind names, then the limit are the arguments.
+// first: since, upto, then the kind names, then the limit are the arguments. The kinds
+// filter the rows read in cursor order (the kind joined to an empty string, which no index
+// serves), and the read stops at the limit. Through changes_record (kind, id, seq) the
+// planners read every change of the kinds the feed keeps, and sorted them, at each read
+// however near its cursor was to the latest (SQLite always; PostgreSQL in a generic plan).
 func ChangesSQL(d Dialect, kinds int) string {
 	var b strings.Builder
 	b.WriteString(`SELECT seq, kind, id, op, time, coalesce(keys, ''), coalesce(writer, '') FROM changes WHERE seq > ` + d.Param(1) + ` AND seq <= ` + d.Param(2))
 	if kinds > 0 {
-		b.WriteString(` AND kind IN (` + Params(d, 3, kinds) + `)`)
+		b.WriteString(` AND kind || '' IN (` + Params(d, 3, kinds) + `)`)
 	}
 	b.WriteString(` ORDER BY seq LIMIT ` + d.Param(3+kinds))
 	return b.String()
