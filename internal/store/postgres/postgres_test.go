@@ -107,6 +107,16 @@ func TestChangesOfKindsReadInCursorOrder(t *testing.T) {
 	}
 }
 
+// What a commit prunes is found in the time index, not by walking the feed backwards, also
+// in a generic plan.
+func TestPruneCutoffFromTheTimeIndex(t *testing.T) {
+	explain := planner(t, `SET plan_cache_mode = force_generic_plan`, `SET enable_seqscan = off`)
+	plan := explain("prune cutoff", sqlstore.PruneCutoffSQL(sqlstore.Postgres), "2026-11-30 00:00:00")
+	if !strings.Contains(plan, "changes_time") || strings.Contains(plan, "changes_pkey") {
+		t.Errorf("the prune's cutoff is not read from the time index:\n%s", plan)
+	}
+}
+
 // planner returns what EXPLAIN says of a query on a fresh store, on a connection of its own
 // with the settings run first.
 func planner(t *testing.T, settings ...string) func(name, query string, args ...any) string {

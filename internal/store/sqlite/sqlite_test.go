@@ -93,6 +93,16 @@ func TestChangesOfKindsReadInCursorOrder(t *testing.T) {
 	}
 }
 
+// What a commit prunes is found in the time index, not by walking the feed.
+func TestPruneCutoffFromTheTimeIndex(t *testing.T) {
+	s := openTemp(t)
+	for _, step := range queryPlan(t, s, sqlstore.PruneCutoffSQL(sqlstore.SQLite), []any{"2026-11-30 00:00:00"}) {
+		if strings.Contains(step, " changes") && !strings.Contains(step, "INDEX changes_time") || strings.Contains(step, "TEMP B-TREE") {
+			t.Errorf("the prune's cutoff is not read from the time index: %q", step)
+		}
+	}
+}
+
 // queryPlan returns the steps of SQLite's plan for a query.
 func queryPlan(t *testing.T, s *Store, query string, args []any) []string {
 	t.Helper()

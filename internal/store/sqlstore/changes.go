@@ -323,14 +323,16 @@ const (
 	DeleteDocsSQL = `SELECT id, doc FROM `
 )
 
-// pruneCutoffSQL is the highest cursor of the changes older than its argument (given twice),
-// or 0. Most commits have nothing to prune: the oldest change's time, the first entry of
-// the time index, says so at once. Asked alone, max(seq) under a time condition walked the
-// feed backwards by seq to the oldest change (SQLite; a millisecond per commit with 20,000
-// changes kept, 13% of the server's CPU in the write benchmark).
-func pruneCutoffSQL(d Dialect) string {
-	return `SELECT CASE WHEN (SELECT min(time) FROM changes) < ` + d.Param(1) +
-		` THEN (SELECT coalesce(max(seq), 0) FROM changes WHERE time < ` + d.Param(2) + `) ELSE 0 END`
+// PruneCutoffSQL is the highest cursor of the changes older than its argument, or 0: that of
+// the newest of them in the time index (changes_time), one step into it. The feed's times
+// follow its cursors, so this is the highest cursor among them; where they do not (two
+// replicas' clocks), it is a lower one, and the feed keeps a little more. max(seq) under the
+// time condition walked the feed backwards by seq down to the newest expired change (SQLite
+// always; PostgreSQL in the generic plan a prepared statement comes to). Once a week of
+// changes is kept and the oldest expire at every commit, that is the whole feed at every
+// commit; guarded by the oldest change's time, it cost nothing only until then.
+func PruneCutoffSQL(d Dialect) string {
+	return `SELECT coalesce((SELECT seq FROM changes WHERE time < ` + d.Param(1) + ` ORDER BY time DESC, seq DESC LIMIT 1), 0)`
 }
 
 // ChangesSQL reads the changes in (since, upto] of some kinds (none: every kind), oldest

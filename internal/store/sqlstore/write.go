@@ -409,7 +409,7 @@ func (t *Tx) changeDocs(ctx context.Context, list []PendingChange, before int64)
 func (t *Tx) prune(ctx context.Context, cutoff string) error {
 	p := t.c.Dialect.Param
 	var upto int64
-	if err := queryRow(ctx, t.c.Q, pruneCutoffSQL(t.c.Dialect), []any{cutoff, cutoff}, &upto); err != nil {
+	if err := queryRow(ctx, t.c.Q, PruneCutoffSQL(t.c.Dialect), []any{cutoff}, &upto); err != nil {
 		return t.mapErr(err)
 	}
 	if upto == 0 {
