@@ -28,9 +28,7 @@ func testHistory(t *testing.T, s store.Store) {
 			t.Fatal(err)
 		}
 	}
-	upsert := func(tx store.Tx, name string) error {
-		return tx.Upsert(ctx, Rec(record.Team, "idTeam", "1", "strTeam", name))
-	}
+	upsert := func(tx store.Tx, name string) error { return upsertTeam(ctx, tx, "1", name) }
 	write(false, func(tx store.Tx) error { return upsert(tx, "Imported") })
 	write(true, func(tx store.Tx) error {
 		if err := upsert(tx, "First"); err != nil {
@@ -71,7 +69,8 @@ func testHistory(t *testing.T, s store.Store) {
 	// each record's change has its doc.
 	write(true, func(tx store.Tx) error {
 		for i := range 1_100 {
-			if err := upsertTeam(ctx, tx, fmt.Sprint(101+i)); err != nil {
+			id := fmt.Sprint(101 + i)
+			if err := upsertTeam(ctx, tx, id, "T"+id); err != nil {
 				return err
 			}
 		}
@@ -107,6 +106,7 @@ func testHistory(t *testing.T, s store.Store) {
 	}
 }
 
-func upsertTeam(ctx context.Context, tx store.Tx, id string) error {
-	return tx.Upsert(ctx, Rec(record.Team, "idTeam", id, "strTeam", "T"+id))
+// upsertTeam writes a team with that id and name.
+func upsertTeam(ctx context.Context, tx store.Tx, id, name string) error {
+	return tx.Upsert(ctx, Rec(record.Team, "idTeam", id, "strTeam", name))
 }
